@@ -1,0 +1,6 @@
+import LuaBridge
+import Testing
+
+@Test func linksLua54() {
+  #expect(LuaVersion.number == 504)
+}

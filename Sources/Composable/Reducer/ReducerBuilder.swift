@@ -1,0 +1,96 @@
+/// Builds a reducer from the reducers listed in a ``Reducer/body`` or a ``CombineReducers`` block.
+///
+/// Reducers listed one after another run in order, top to bottom, on the same action. `if` and
+/// `if`/`else` are supported, so a reducer can be included conditionally.
+///
+/// ```swift
+/// var body: some ReducerOf<Self> {
+///   Scope(state: \.counter, action: \.counter) { Counter() }
+///   Reduce { state, action in … }
+/// }
+/// ```
+@resultBuilder
+public enum ReducerBuilder<State, Action: Sendable> {
+  @inlinable
+  public static func buildBlock() -> EmptyReducer<State, Action> { EmptyReducer() }
+
+  @inlinable
+  public static func buildPartialBlock<R: Reducer<State, Action>>(first: R) -> R { first }
+
+  @inlinable
+  public static func buildPartialBlock<R0: Reducer<State, Action>, R1: Reducer<State, Action>>(
+    accumulated: R0, next: R1
+  ) -> _Sequence<R0, R1> {
+    _Sequence(accumulated, next)
+  }
+
+  @inlinable
+  public static func buildExpression<R: Reducer<State, Action>>(_ expression: R) -> R { expression }
+
+  @inlinable
+  public static func buildOptional<R: Reducer<State, Action>>(_ wrapped: R?) -> R? { wrapped }
+
+  @inlinable
+  public static func buildEither<R0: Reducer<State, Action>, R1: Reducer<State, Action>>(
+    first reducer: R0
+  ) -> _Conditional<R0, R1> {
+    .first(reducer)
+  }
+
+  @inlinable
+  public static func buildEither<R0: Reducer<State, Action>, R1: Reducer<State, Action>>(
+    second reducer: R1
+  ) -> _Conditional<R0, R1> {
+    .second(reducer)
+  }
+
+  @inlinable
+  public static func buildLimitedAvailability<R: Reducer<State, Action>>(_ wrapped: R) -> R { wrapped }
+
+  /// Two reducers run one after the other; their effects are merged.
+  public struct _Sequence<R0: Reducer<State, Action>, R1: Reducer<State, Action>>: Reducer {
+    @usableFromInline let r0: R0
+    @usableFromInline let r1: R1
+
+    @inlinable
+    init(_ r0: R0, _ r1: R1) {
+      self.r0 = r0
+      self.r1 = r1
+    }
+
+    @inlinable
+    public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      self.r0.reduce(into: &state, action: action)
+        .merge(with: self.r1.reduce(into: &state, action: action))
+    }
+  }
+
+  /// One of two reducers, chosen when the body was built.
+  public enum _Conditional<R0: Reducer<State, Action>, R1: Reducer<State, Action>>: Reducer {
+    case first(R0)
+    case second(R1)
+
+    @inlinable
+    public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      switch self {
+      case let .first(first): return first.reduce(into: &state, action: action)
+      case let .second(second): return second.reduce(into: &state, action: action)
+      }
+    }
+  }
+}
+
+extension Optional: Reducer where Wrapped: Reducer {
+  public typealias State = Wrapped.State
+  public typealias Action = Wrapped.Action
+  public typealias Body = Never
+
+  /// Runs the wrapped reducer when there is one; otherwise does nothing.
+  @inlinable
+  public func reduce(into state: inout Wrapped.State, action: Wrapped.Action) -> Effect<Wrapped.Action> {
+    switch self {
+    case let .some(wrapped): return wrapped.reduce(into: &state, action: action)
+    case .none: return .none
+    }
+  }
+}

@@ -1,0 +1,82 @@
+import Dependencies
+
+/// The root of a store: owns the state, the reducer and the effect runtime.
+@MainActor
+@usableFromInline
+final class RootCore<R: Reducer> {
+  @usableFromInline var state: R.State
+  @usableFromInline let reducer: R
+  @usableFromInline let dependencies: DependencyValues?
+  @usableFromInline var isSending = false
+  @usableFromInline var buffer: [R.Action] = []
+  @usableFromInline var observers: [(observation: StoreObservation, onChange: @MainActor () -> Void)] = []
+  @usableFromInline lazy var runtime = EffectRuntime<R.Action> { [weak self] action in
+    _ = self?.send(action)
+  }
+
+  @usableFromInline
+  init(state: R.State, reducer: R, dependencies: DependencyValues?) {
+    self.state = state
+    self.reducer = reducer
+    self.dependencies = dependencies
+  }
+
+  isolated deinit {
+    // NB: A store that goes away takes its effects with it.
+    runtime.cancelAll()
+  }
+
+  @inlinable
+  func send(_ action: R.Action) -> StoreTask {
+    // NB: Re-entrant sends (a `.send` effect, an observer sending) are queued so that each action is
+    //     reduced to completion before the next starts.
+    guard !isSending else {
+      buffer.append(action)
+      return StoreTask(tasks: [])
+    }
+    isSending = true
+    var tasks: [Task<Void, Never>] = []
+    reduceAndStart(action, into: &tasks)
+    var index = 0
+    while index < buffer.count {
+      let next = buffer[index]
+      index += 1
+      reduceAndStart(next, into: &tasks)
+    }
+    if index > 0 { buffer.removeAll(keepingCapacity: true) }
+    isSending = false
+    if !observers.isEmpty { notifyObservers() }
+    return StoreTask(tasks: tasks)
+  }
+
+  @inlinable
+  func reduceAndStart(_ action: R.Action, into tasks: inout [Task<Void, Never>]) {
+    let effect: Effect<R.Action>
+    if let dependencies {
+      effect = DependencyValues.$_current.withValue(dependencies) {
+        reducer.reduce(into: &state, action: action)
+      }
+    } else {
+      effect = reducer.reduce(into: &state, action: action)
+    }
+    if case .none = effect.operation { return }
+    start(effect, into: &tasks)
+  }
+
+  @usableFromInline
+  func start(_ effect: Effect<R.Action>, into tasks: inout [Task<Void, Never>]) {
+    tasks.append(contentsOf: runtime.start(effect))
+  }
+
+  @usableFromInline
+  func notifyObservers() {
+    observers.removeAll { $0.observation.isCancelled.value }
+    for observer in observers { observer.onChange() }
+  }
+
+  func observe(_ onChange: @escaping @MainActor () -> Void) -> StoreObservation {
+    let observation = StoreObservation()
+    observers.append((observation, onChange))
+    return observation
+  }
+}

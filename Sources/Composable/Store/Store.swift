@@ -1,0 +1,159 @@
+import ConcurrencyExtras
+import Dependencies
+
+/// The runtime of a feature: it holds the state, runs the reducer on each action, and runs the effects.
+///
+/// ```swift
+/// let store = Store(initialState: Counter.State()) {
+///   Counter()
+/// }
+/// store.send(.increment)
+/// print(store.state.count) // 1
+/// ```
+///
+/// ## Isolation
+///
+/// A store lives on the **main actor**, as in TCA. `send` is synchronous, so the state has changed when
+/// it returns, and all actions — from callers and from effects — are reduced one at a time, in order,
+/// without locks. A command-line program or a server gets the same guarantees: call `send` from
+/// `@MainActor` code (a CLI's `main` already is), and let effects do the slow work off the main actor;
+/// they come back through ``Send``. It also gives the Lua layer the single owner its VM requires.
+///
+/// > Important: A server handling many independent sessions should give each its own store and keep
+/// > reducers cheap: every reducer call runs on the main actor.
+@MainActor
+public final class Store<State, Action: Sendable> {
+  @usableFromInline let _state: @MainActor () -> State
+  @usableFromInline let _send: @MainActor (Action) -> StoreTask
+  let observeChanges: @MainActor (@escaping @MainActor () -> Void) -> StoreObservation
+  /// Keeps the root alive while a scoped store is in use.
+  private let owner: AnyObject
+
+  /// Creates a store running `reducer` from `initialState`.
+  ///
+  /// - Parameters:
+  ///   - initialState: The state to start from.
+  ///   - reducer: The feature's reducer.
+  ///   - prepareDependencies: Overrides dependencies for the reducer and for every effect it starts.
+  ///
+  /// ```swift
+  /// let store = Store(initialState: Counter.State()) {
+  ///   Counter()
+  /// } withDependencies: {
+  ///   $0.numberFact.fetch = { "\($0) is a good number." }
+  /// }
+  /// ```
+  @inlinable
+  public convenience init<R: Reducer<State, Action>>(
+    initialState: @autoclosure () -> State,
+    @ReducerBuilder<State, Action> reducer: () -> R,
+    withDependencies prepareDependencies: ((inout DependencyValues) -> Void)? = nil
+  ) {
+    let core: RootCore<R>
+    if let prepareDependencies {
+      let (state, reducer, dependencies) = withDependencies(prepareDependencies) {
+        @Dependency(\.self) var dependencies
+        return (initialState(), reducer(), dependencies)
+      }
+      core = RootCore(state: state, reducer: reducer, dependencies: dependencies)
+    } else {
+      core = RootCore(state: initialState(), reducer: reducer(), dependencies: nil)
+    }
+    self.init(root: core)
+  }
+
+  @usableFromInline
+  init<R: Reducer<State, Action>>(root core: RootCore<R>) {
+    self._state = { core.state }
+    self._send = { core.send($0) }
+    self.observeChanges = { core.observe($0) }
+    self.owner = core
+  }
+
+  init(
+    state: @escaping @MainActor () -> State,
+    send: @escaping @MainActor (Action) -> StoreTask,
+    observe: @escaping @MainActor (@escaping @MainActor () -> Void) -> StoreObservation,
+    owner: AnyObject
+  ) {
+    self._state = state
+    self._send = send
+    self.observeChanges = observe
+    self.owner = owner
+  }
+
+  /// The current state.
+  ///
+  /// > Tip: Reading `state` copies it; read the fields you need (`store.state.count`) or observe changes
+  /// > with ``observe(_:)`` rather than polling.
+  @inlinable
+  public var state: State { _state() }
+
+  /// Reads one value of the current state.
+  @inlinable
+  public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
+    _state()[keyPath: keyPath]
+  }
+
+  /// Sends an action: the reducer runs now, and state has changed when `send` returns.
+  ///
+  /// Actions sent while the store is already reducing (by a synchronous `.send` effect, or by an
+  /// observer) are queued and reduced right after, in order.
+  ///
+  /// - Returns: A task for the effects this action started; await it to wait for them, or cancel it.
+  @inlinable
+  @discardableResult
+  public func send(_ action: Action) -> StoreTask {
+    _send(action)
+  }
+
+  /// Calls `onChange` after each `send` (and each action sent by an effect) that the store processed.
+  ///
+  /// ```swift
+  /// let observation = store.observe { print(store.state) }
+  /// ```
+  ///
+  /// The observation ends when the returned token is cancelled or deallocated.
+  public func observe(_ onChange: @escaping @MainActor () -> Void) -> StoreObservation {
+    observeChanges(onChange)
+  }
+}
+
+extension Store where State: Sendable {
+  /// An async sequence of states: the current one first, then one after each change.
+  ///
+  /// ```swift
+  /// for await state in store.states {
+  ///   render(state)
+  /// }
+  /// ```
+  public var states: AsyncStream<State> {
+    let (stream, continuation) = AsyncStream<State>.makeStream(bufferingPolicy: .bufferingNewest(1))
+    continuation.yield(state)
+    let observation = observe { [weak self] in
+      guard let self else { return continuation.finish() }
+      continuation.yield(self.state)
+    }
+    continuation.onTermination = { _ in Task { @MainActor in observation.cancel() } }
+    return stream
+  }
+}
+
+/// An observation of a store started with ``Store/observe(_:)``; cancelled when released.
+public final class StoreObservation: Sendable {
+  let isCancelled = LockIsolated(false)
+
+  init() {}
+
+  /// Stops the observation.
+  public func cancel() {
+    isCancelled.setValue(true)
+  }
+
+  deinit {
+    cancel()
+  }
+}
+
+/// A store whose state and action are those of feature `R`.
+public typealias StoreOf<R: Reducer> = Store<R.State, R.Action>

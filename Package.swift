@@ -43,7 +43,7 @@ let package = Package(
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
-        .product(name: "DequeModule", package: "swift-collections"),
+        .product(name: "CustomDump", package: "swift-custom-dump"),
       ]
     ),
     .target(

@@ -50,7 +50,10 @@ let package = Package(
       name: "ComposableTesting",
       dependencies: [
         "Composable",
+        .product(name: "CasePathsCore", package: "swift-case-paths"),
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
         .product(name: "CustomDump", package: "swift-custom-dump"),
+        .product(name: "Dependencies", package: "swift-dependencies"),
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
       ]
     ),

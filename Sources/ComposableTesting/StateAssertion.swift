@@ -1,0 +1,115 @@
+import Composable
+import CustomDump
+import IssueReporting
+
+extension TestStore {
+  /// Compares the state the test expects with the state the feature produced, and reports a diff.
+  func check(
+    previous: State,
+    actual: State,
+    update: ((inout State) throws -> Void)?,
+    at location: EffectOrigin
+  ) {
+    var expected = previous
+    do {
+      try update?(&expected)
+    } catch {
+      fail("Threw error while updating expected state: \(error)", at: location)
+      return
+    }
+
+    switch exhaustivity {
+    case .on:
+      if expected != actual {
+        let headline =
+          expected == previous
+          ? "State was not expected to change, but a change occurred: …"
+          : "A state change does not match expectation: …"
+        fail(stateMismatch(headline, expected: expected, actual: actual), at: location)
+      } else if update != nil, expected == previous {
+        fail(
+          """
+          Expected state to change, but no change occurred.
+
+          The trailing closure made no observable modifications to state. If no change to state is \
+          expected, omit the trailing closure.
+          """,
+          at: location
+        )
+      }
+
+    case let .off(showSkippedAssertions):
+      // NB: Non-exhaustive: apply the test's expectations to what actually happened, so that only
+      //     the fields it mentions are checked.
+      var expectedFromActual = actual
+      do { try update?(&expectedFromActual) } catch {}
+      if expectedFromActual != actual {
+        fail(
+          stateMismatch(
+            "A state change does not match expectation: …", expected: expectedFromActual, actual: actual
+          ),
+          at: location
+        )
+      } else if showSkippedAssertions, expected != actual {
+        skipped(
+          stateMismatch(
+            "A state change was not asserted (skipped by non-exhaustive test store): …",
+            expected: expected, actual: actual
+          ),
+          at: location
+        )
+      }
+    }
+  }
+
+  func stateMismatch(_ headline: String, expected: State, actual: State) -> String {
+    let difference =
+      diff(expected, actual, format: .proportional)
+      .map { "\($0.indent(by: 4))\n\n(Expected: −, Actual: +)" }
+      ?? """
+      Expected:
+      \(String(customDumping: expected).indent(by: 2))
+
+      Actual:
+      \(String(customDumping: actual).indent(by: 2))
+      """
+    return "\(headline)\n\n\(difference)"
+  }
+
+  /// Reports a test failure pointing at `location`.
+  func fail(_ message: String, at location: EffectOrigin) {
+    reportIssue(
+      message,
+      fileID: location.fileID,
+      filePath: location.filePath,
+      line: location.line,
+      column: location.column
+    )
+  }
+
+  /// Reports what a non-exhaustive store skipped, as an expected issue that does not fail the test.
+  func skipped(_ message: String, at location: EffectOrigin) {
+    withExpectedIssue {
+      reportIssue(
+        message,
+        fileID: location.fileID,
+        filePath: location.filePath,
+        line: location.line,
+        column: location.column
+      )
+    }
+  }
+
+  func describe(_ actions: [Action]) -> String {
+    actions.map { String(customDumping: $0) }.joined(separator: "\n").indent(by: 2)
+  }
+}
+
+extension String {
+  func indent(by spaces: Int) -> String {
+    let padding = String(repeating: " ", count: spaces)
+    return split(separator: "\n", omittingEmptySubsequences: false)
+      .map { $0.isEmpty ? "" : padding + $0 }
+      .joined(separator: "\n")
+  }
+}

@@ -1,0 +1,116 @@
+import Composable
+import ConcurrencyExtras
+
+extension TestStore {
+  /// Waits for every running effect to finish, and fails if one is still running after `timeout`.
+  ///
+  /// ```swift
+  /// await store.send(.onAppear)
+  /// await store.receive(\.loaded) { … }
+  /// await store.finish()
+  /// ```
+  public func finish(
+    timeout: Duration? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let location = EffectOrigin(fileID: fileID, filePath: filePath, line: line, column: column)
+    let finished = await waitUntil(timeout: timeout ?? self.timeout) { runtime.isIdle }
+    if !finished {
+      fail(
+        """
+        Expected effects to finish, but \(runtime.inFlight.count) still running:
+
+        \(describeInFlight())
+
+        Cancel them in the feature when they are no longer needed, advance the clock they wait on, \
+        or use "skipInFlightEffects" if the test does not care about them.
+        """,
+        at: location
+      )
+    }
+    checkNothingLeft(at: location, ending: false)
+  }
+
+  /// Accepts every action received so far without asserting on them.
+  ///
+  /// - Parameter strict: Fail when there is nothing to skip.
+  public func skipReceivedActions(
+    strict: Bool = true,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await Task.megaYield()
+    if received.isEmpty, strict {
+      fail(
+        "There were no received actions to skip.",
+        at: EffectOrigin(fileID: fileID, filePath: filePath, line: line, column: column)
+      )
+    }
+    adoptReceived()
+  }
+
+  /// Cancels every running effect, so the end of the test does not fail on them.
+  ///
+  /// - Parameter strict: Fail when no effect is running.
+  public func skipInFlightEffects(
+    strict: Bool = true,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await Task.megaYield()
+    if runtime.isIdle, strict {
+      fail(
+        "There were no in-flight effects to skip.",
+        at: EffectOrigin(fileID: fileID, filePath: filePath, line: line, column: column)
+      )
+    }
+    runtime.cancelAll()
+    _ = await waitUntil(timeout: timeout) { runtime.isIdle }
+  }
+
+  /// The end-of-test checks: no unasserted received action, no effect still running.
+  func checkNothingLeft(at location: EffectOrigin, ending: Bool) {
+    guard exhaustivity == .on else { return }
+    if !received.isEmpty {
+      fail(
+        """
+        The store received \(received.count) unexpected \
+        action\(received.count == 1 ? "" : "s"): …
+
+        Unhandled actions:
+        \(describe(received.map(\.action)))
+
+        Assert them with "receive", or skip them with "skipReceivedActions".
+        """,
+        at: location
+      )
+      received.removeAll()
+    }
+    if ending, !runtime.isIdle {
+      fail(
+        """
+        An effect returned for this action is still running. It must complete before the end of the \
+        test: …
+
+        \(describeInFlight())
+
+        Await it with "finish", cancel it in the feature, or skip it with "skipInFlightEffects".
+        """,
+        at: location
+      )
+    }
+  }
+
+  private func describeInFlight() -> String {
+    runtime.inFlight
+      .map { "  • an effect created at \($0.origin.map(String.init(describing:)) ?? "an unknown place")" }
+      .joined(separator: "\n")
+  }
+}

@@ -1,0 +1,188 @@
+import Composable
+import ConcurrencyExtras
+import Dependencies
+import IssueReporting
+
+/// A store for tests: it runs a feature like ``Store`` and checks, step by step, that you asserted
+/// everything the feature did.
+///
+/// ```swift
+/// @MainActor
+/// @Test func incrementing() async {
+///   let store = TestStore(initialState: Counter.State()) {
+///     Counter()
+///   } withDependencies: {
+///     $0.numberFact.fetch = { "\($0) is a good number." }
+///   }
+///
+///   await store.send(.incrementButtonTapped) {
+///     $0.count = 1
+///   }
+///   await store.send(.factButtonTapped) {
+///     $0.isLoading = true
+///   }
+///   await store.receive(\.factResponse) {
+///     $0.isLoading = false
+///     $0.fact = "1 is a good number."
+///   }
+/// }
+/// ```
+///
+/// By default a test store is *exhaustive*; a test fails when:
+///
+/// 1. an action changes state in a way the trailing closure did not describe (diff: `−` expected,
+///    `+` actual);
+/// 2. an action sent by an effect is not asserted with `receive` (or skipped) before the next `send` or
+///    the end of the test;
+/// 3. an effect is still running at the end of the test.
+///
+/// Set ``exhaustivity`` to `.off` to check only what you assert.
+///
+/// > Important: Mark tests that use a test store `@MainActor`: the store lives on the main actor, and
+/// > its end-of-test checks run when it is released there.
+@MainActor
+public final class TestStore<State: Equatable, Action: Sendable> {
+  /// How strictly the store checks the test. See ``Exhaustivity``.
+  public var exhaustivity: Exhaustivity = .on
+
+  /// How long ``receive(_:timeout:assert:fileID:filePath:line:column:)-(Action,_,_,_,_,_,_)`` and
+  /// ``finish(timeout:fileID:filePath:line:column:)`` wait by default (real time, not the feature's
+  /// clock).
+  public var timeout: Duration = .seconds(1)
+
+  /// The dependencies the feature runs with. Change them mid-test to alter what later effects see.
+  public var dependencies: DependencyValues
+
+  /// The feature's current state.
+  public var state: State { live }
+
+  var live: State
+  /// The state as of the last assertion; what the next assertion's closure starts from.
+  var asserted: State
+  var received: [(action: Action, state: State)] = []
+  let reducer: (inout State, Action) -> Effect<Action>
+  lazy var runtime = EffectRuntime<Action> { [weak self] action in
+    self?.receiveFromEffect(action)
+  }
+  let origin: EffectOrigin
+
+  /// Creates a test store.
+  ///
+  /// - Parameters:
+  ///   - initialState: The state to start from.
+  ///   - reducer: The feature under test.
+  ///   - prepareDependencies: Overrides for the dependencies the feature uses. Any dependency used
+  ///     without an override fails the test (swift-dependencies' test values).
+  public init<R: Reducer<State, Action>>(
+    initialState: @autoclosure () -> State,
+    @ReducerBuilder<State, Action> reducer: () -> R,
+    withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in },
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    let (state, reducer, dependencies) = withDependencies(prepareDependencies) {
+      @Dependency(\.self) var dependencies
+      return (initialState(), reducer(), dependencies)
+    }
+    self.live = state
+    self.asserted = state
+    self.dependencies = dependencies
+    self.reducer = { reducer.reduce(into: &$0, action: $1) }
+    self.origin = EffectOrigin(fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+
+  isolated deinit {
+    checkNothingLeft(at: origin, ending: true)
+    runtime.cancelAll()
+  }
+
+  /// Sends an action and asserts how it changed state.
+  ///
+  /// ```swift
+  /// await store.send(.incrementButtonTapped) {
+  ///   $0.count = 1
+  /// }
+  /// ```
+  ///
+  /// - Parameter updateStateToExpectedResult: Mutates the state as it was before the action into what
+  ///   you expect after it. Omit it when the action changes nothing.
+  /// - Returns: The effects the action started, to cancel or await them.
+  @discardableResult
+  public func send(
+    _ action: Action,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async -> TestStoreTask {
+    let location = EffectOrigin(fileID: fileID, filePath: filePath, line: line, column: column)
+    if !received.isEmpty {
+      if exhaustivity == .on {
+        fail(
+          """
+          Must handle \(received.count) received \
+          action\(received.count == 1 ? "" : "s") before sending an action: …
+
+          Unhandled actions: \(describe(received.map(\.action)))
+
+          To handle them, assert with "receive", or skip them with "skipReceivedActions".
+          """,
+          at: location
+        )
+      }
+      adoptReceived()
+    }
+    let previous = exhaustivity == .on ? asserted : live
+    let effect = reduce(action)
+    let actual = live
+    check(
+      previous: previous, actual: actual, update: updateStateToExpectedResult, at: location
+    )
+    asserted = actual
+    let tasks = runtime.start(effect)
+    await Task.megaYield()
+    return TestStoreTask(tasks: tasks, store: self)
+  }
+
+  /// Asserts on the current state without sending an action: for changes made outside the reducer.
+  ///
+  /// ```swift
+  /// store.assert { $0.count = 1 }
+  /// ```
+  public func assert(
+    _ updateStateToExpectedResult: @escaping (_ state: inout State) throws -> Void,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    let location = EffectOrigin(fileID: fileID, filePath: filePath, line: line, column: column)
+    check(previous: asserted, actual: live, update: updateStateToExpectedResult, at: location)
+    asserted = live
+  }
+
+  func reduce(_ action: Action) -> Effect<Action> {
+    DependencyValues.$_current.withValue(dependencies) {
+      reducer(&live, action)
+    }
+  }
+
+  /// An action sent by an effect: reduced at once (as a store would), and recorded for `receive`.
+  private func receiveFromEffect(_ action: Action) {
+    let effect = reduce(action)
+    received.append((action, live))
+    runtime.start(effect)
+  }
+
+  /// Accepts every unasserted received action, as non-exhaustive tests do.
+  func adoptReceived() {
+    if let last = received.last { asserted = last.state }
+    received.removeAll()
+  }
+}
+
+/// A ``TestStore`` for feature `R`.
+public typealias TestStoreOf<R: Reducer> = TestStore<R.State, R.Action> where R.State: Equatable

@@ -4,11 +4,14 @@ import Dependencies
 @MainActor
 @usableFromInline
 final class RootCore<R: Reducer> {
-  @usableFromInline var state: R.State
+  // NB: Dynamic exclusivity checks on these cost more than the whole reducer call of a small
+  //     feature. Access is already exclusive by construction: everything runs on the main actor, and
+  //     `isSending` queues re-entrant sends instead of nesting them.
+  @exclusivity(unchecked) @usableFromInline var state: R.State
   @usableFromInline let reducer: R
   @usableFromInline let dependencies: DependencyValues?
-  @usableFromInline var isSending = false
-  @usableFromInline var buffer: [R.Action] = []
+  @exclusivity(unchecked) @usableFromInline var isSending = false
+  @exclusivity(unchecked) @usableFromInline var buffer: [R.Action] = []
   @usableFromInline var observers: [(observation: StoreObservation, onChange: @MainActor () -> Void)] = []
   @usableFromInline lazy var runtime = EffectRuntime<R.Action> { [weak self] action in
     _ = self?.send(action)
@@ -74,6 +77,7 @@ final class RootCore<R: Reducer> {
     for observer in observers { observer.onChange() }
   }
 
+  @usableFromInline
   func observe(_ onChange: @escaping @MainActor () -> Void) -> StoreObservation {
     let observation = StoreObservation()
     observers.append((observation, onChange))

@@ -25,9 +25,9 @@ import Dependencies
 public final class Store<State, Action: Sendable> {
   @usableFromInline let _state: @MainActor () -> State
   @usableFromInline let _send: @MainActor (Action) -> StoreTask
-  let observeChanges: @MainActor (@escaping @MainActor () -> Void) -> StoreObservation
+  @usableFromInline let observeChanges: @MainActor (@escaping @MainActor () -> Void) -> StoreObservation
   /// Keeps the root alive while a scoped store is in use.
-  private let owner: AnyObject
+  @usableFromInline let owner: AnyObject
 
   /// Creates a store running `reducer` from `initialState`.
   ///
@@ -62,7 +62,9 @@ public final class Store<State, Action: Sendable> {
     self.init(root: core)
   }
 
-  @usableFromInline
+  // NB: Inlinable so that the closures below are specialized for the concrete reducer in the module
+  //     that creates the store: an unspecialized generic send costs several times more.
+  @inlinable
   init<R: Reducer<State, Action>>(root core: RootCore<R>) {
     self._state = { core.state }
     self._send = { core.send($0) }

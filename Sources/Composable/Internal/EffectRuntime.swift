@@ -190,6 +190,12 @@ package final class EffectRuntime<Action: Sendable> {
       sink(action)
       return
     }
+    // NB: A pending release cancelled through the throttle's id (or with the store) never runs: drop
+    //     what it held, and schedule a new release for this action instead of waiting on it forever.
+    if let pending = state.pending, pending.isCancelled {
+      state.pending = nil
+      state.held = nil
+    }
     if throttle.latest || state.held == nil { state.held = action }
     guard state.pending == nil else { return }
     state.pending = track(origin: nil, keys: keys, priority: nil) { [weak self] in

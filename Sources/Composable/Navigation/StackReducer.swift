@@ -1,0 +1,112 @@
+import CasePathsCore
+import IssueReporting
+
+extension Reducer {
+  /// Runs the features of a navigation stack: the elements of a ``StackState``.
+  ///
+  /// ```swift
+  /// Reduce { state, action in … }
+  ///   .forEach(\.path, action: \.path) { Path() }
+  /// ```
+  ///
+  /// - `.element(id:action:)` runs the element, then this reducer.
+  /// - `.popFrom(id:)` runs this reducer (it can still read the elements), then pops.
+  /// - `.push(id:state:)` runs this reducer, then pushes.
+  /// - Every element that leaves the stack has its effects cancelled.
+  /// - Inside an element's effects, `@Dependency(\.dismiss)` pops that element.
+  public func forEach<DestinationState, DestinationAction, Destination: Reducer>(
+    _ toStackState: WritableKeyPath<State, StackState<DestinationState>>,
+    action toStackAction: CaseKeyPath<Action, StackAction<DestinationState, DestinationAction>>,
+    @ReducerBuilder<DestinationState, DestinationAction> destination: () -> Destination,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _StackReducer<Self, Destination>
+  where DestinationState == Destination.State, DestinationAction == Destination.Action {
+    _StackReducer(
+      parent: self,
+      destination: destination(),
+      toStackState: toStackState,
+      toStackAction: AnyCasePath(toStackAction),
+      origin: EffectOrigin(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+}
+
+/// The reducer built by ``Reducer/forEach(_:action:destination:fileID:filePath:line:column:)``.
+public struct _StackReducer<Parent: Reducer, Destination: Reducer>: Reducer {
+  let parent: Parent
+  let destination: Destination
+  let toStackState: WritableKeyPath<Parent.State, StackState<Destination.State>>
+  let toStackAction: AnyCasePath<Parent.Action, StackAction<Destination.State, Destination.Action>>
+  let origin: EffectOrigin
+
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+    let idsBefore = state[keyPath: toStackState].ids
+    var effect: Effect<Parent.Action>
+    switch toStackAction.extract(from: action) {
+    case let .element(id, elementAction):
+      effect = reduceElement(into: &state, id: id, action: action, elementAction: elementAction)
+        .merge(with: parent.reduce(into: &state, action: action))
+    case let .popFrom(id):
+      if state[keyPath: toStackState][id: id] == nil {
+        report("received a \"popFrom\" for an id that is not on the stack", action: action)
+      }
+      effect = parent.reduce(into: &state, action: action)
+      state[keyPath: toStackState].pop(from: id)
+    case let .push(id, elementState):
+      effect = parent.reduce(into: &state, action: action)
+      if let last = state[keyPath: toStackState].ids.last, id <= last {
+        report("received a \"push\" with an id not above the top of the stack (\(last))", action: action)
+      } else {
+        state[keyPath: toStackState].append(elementState, id: id)
+      }
+    case nil:
+      effect = parent.reduce(into: &state, action: action)
+    }
+    let idsAfter = state[keyPath: toStackState].ids
+    if idsBefore != idsAfter {
+      for id in idsBefore.subtracting(idsAfter) {
+        effect = effect.merge(with: .cancel(scope: scope(id)))
+      }
+    }
+    return effect
+  }
+
+  private func scope(_ id: StackElementID) -> ChildScopeID {
+    ChildScopeID(path: toStackState, identity: AnyHashable(id))
+  }
+
+  private func reduceElement(
+    into state: inout Parent.State,
+    id: StackElementID,
+    action: Parent.Action,
+    elementAction: Destination.Action
+  ) -> Effect<Parent.Action> {
+    guard var elementState = state[keyPath: toStackState][id: id] else {
+      report("received an action for an element that is not on the stack", action: action)
+      return .none
+    }
+    let effect = destination.reduce(into: &elementState, action: elementAction)
+    state[keyPath: toStackState][id: id] = elementState
+    let toStackAction = self.toStackAction
+    return effect
+      .map { toStackAction.embed(.element(id: id, action: $0)) }
+      .dismissing(with: toStackAction.embed(.popFrom(id: id)))
+      .scoped(to: scope(id))
+  }
+
+  private func report(_ problem: String, action: Parent.Action) {
+    reportIssue(
+      """
+      A "forEach" at \(origin) \(problem):
+
+        Action: \(action)
+
+      An element's effect kept running after it was popped, or an action named a wrong id.
+      """,
+      fileID: origin.fileID, filePath: origin.filePath, line: origin.line, column: origin.column
+    )
+  }
+}

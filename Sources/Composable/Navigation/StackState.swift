@@ -1,0 +1,119 @@
+import Dependencies
+import OrderedCollections
+
+/// The screens of a navigation stack: an ordered collection of child states, each with a stable
+/// ``StackElementID``.
+///
+/// ```swift
+/// struct State: Equatable {
+///   var path = StackState<Path.State>()
+/// }
+///
+/// case .showDetail:
+///   state.path.append(.detail(Detail.State()))
+/// case .backToRoot:
+///   state.path.removeAll()
+/// ```
+///
+/// Compose it with ``Reducer/forEach(_:action:destination:fileID:filePath:line:column:)``. Removing an
+/// element cancels its effects.
+///
+/// > Important: Ids are given when an element is appended (from the `stackElementID` dependency), not
+/// > derived from the element: two equal states pushed twice are two different screens.
+public struct StackState<Element> {
+  var storage: OrderedDictionary<StackElementID, Element> = [:]
+
+  /// An empty stack.
+  public init() {}
+
+  /// A stack holding `elements`, with fresh ids.
+  public init(_ elements: some Sequence<Element>) {
+    for element in elements { append(element) }
+  }
+
+  /// The ids of the elements, bottom to top.
+  public var ids: OrderedSet<StackElementID> { storage.keys }
+
+  /// The element with `id`, if it is on the stack. Setting `nil` removes it.
+  public subscript(id id: StackElementID) -> Element? {
+    get { storage[id] }
+    set { storage[id] = newValue }
+  }
+
+  /// Pushes `element` with a new id.
+  public mutating func append(_ element: Element) {
+    @Dependency(\.stackElementID) var nextID
+    storage[nextID()] = element
+  }
+
+  /// Pushes `element` with a given id. Used by `StackAction.push`; prefer ``append(_:)``.
+  public mutating func append(_ element: Element, id: StackElementID) {
+    storage[id] = element
+  }
+
+  /// Removes the element with `id` and every element above it.
+  public mutating func pop(from id: StackElementID) {
+    guard let index = storage.index(forKey: id) else { return }
+    storage.removeSubrange(index...)
+  }
+
+  /// Removes every element above the one with `id`.
+  public mutating func pop(to id: StackElementID) {
+    guard let index = storage.index(forKey: id) else { return }
+    storage.removeSubrange((index + 1)...)
+  }
+
+  /// Removes and returns the top element.
+  @discardableResult
+  public mutating func removeLast() -> Element {
+    storage.removeLast().value
+  }
+
+  /// Removes the top `count` elements.
+  public mutating func removeLast(_ count: Int) {
+    storage.removeLast(count)
+  }
+
+  /// Removes every element.
+  public mutating func removeAll() {
+    storage.removeAll()
+  }
+
+  /// Removes and returns the top element, if any.
+  @discardableResult
+  public mutating func popLast() -> Element? {
+    storage.isEmpty ? nil : storage.removeLast().value
+  }
+}
+
+extension StackState: RandomAccessCollection {
+  public var startIndex: Int { 0 }
+  public var endIndex: Int { storage.count }
+  public subscript(position: Int) -> Element { storage.values[position] }
+}
+
+extension StackState: ExpressibleByArrayLiteral {
+  public init(arrayLiteral elements: Element...) {
+    self.init(elements)
+  }
+}
+
+extension StackState: Equatable where Element: Equatable {
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.storage == rhs.storage
+  }
+}
+
+extension StackState: Hashable where Element: Hashable {
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(storage)
+  }
+}
+
+extension StackState: Sendable where Element: Sendable {}
+
+extension StackState: CustomReflectable {
+  public var customMirror: Mirror {
+    Mirror(self, unlabeledChildren: Array(storage.map { (id: $0.key, element: $0.value) }), displayStyle: .collection)
+  }
+}

@@ -44,6 +44,7 @@ let package = Package(
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
         .product(name: "CustomDump", package: "swift-custom-dump"),
+        .product(name: "OrderedCollections", package: "swift-collections"),
       ]
     ),
     .target(

@@ -76,6 +76,10 @@ let package = Package(
       dependencies: [
         "Composable",
         "ComposableTesting",
+        .product(name: "CasePathsCore", package: "swift-case-paths"),
+        .product(name: "Clocks", package: "swift-clocks"),
+        .product(name: "Dependencies", package: "swift-dependencies"),
+        .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
     ),

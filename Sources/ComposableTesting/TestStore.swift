@@ -38,6 +38,9 @@ import IssueReporting
 ///
 /// Set ``exhaustivity`` to `.off` to check only what you assert.
 ///
+/// While a test store is alive, tasks run on the main serial executor (swift-concurrency-extras), so
+/// that an effect has reached its `clock.sleep` before the test advances a `TestClock`.
+///
 /// > Important: Mark tests that use a test store `@MainActor`: the store lives on the main actor, and
 /// > its end-of-test checks run when it is released there.
 @MainActor
@@ -65,6 +68,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     self?.receiveFromEffect(action)
   }
   let origin: EffectOrigin
+  let serialExecutor = MainSerialExecutorLease()
 
   /// Creates a test store.
   ///

@@ -70,8 +70,11 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
         """
         A "forEach" at \(origin) received an action for a missing element:
 
-          Action: \(action)
-          Missing id: \(id)
+          Action:
+            \(issueDescription(action))
+
+          Missing id:
+            \(issueDescription(id))
 
         The element's effects kept running after it was removed, or an action was sent to an id \
         that does not exist.

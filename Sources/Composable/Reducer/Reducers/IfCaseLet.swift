@@ -69,8 +69,11 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
         An "ifCaseLet" at \(origin) received a child action when child state was set to a \
         different case:
 
-          Action: \(action)
-          State: \(state)
+          Action:
+            \(issueDescription(action))
+
+          State:
+            \(issueDescription(state))
 
         The child's effects kept running after the state left that case, or something sent to a \
         child that is not current.

@@ -70,7 +70,8 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
         """
         An "ifLet" at \(origin) received a child action when child state was "nil":
 
-          Action: \(action)
+          Action:
+            \(issueDescription(action))
 
         The child's effects kept running after it was dismissed, or something sent to a child that \
         is not shown. Make sure the child is set before sending it actions.

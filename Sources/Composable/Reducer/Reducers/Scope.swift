@@ -18,6 +18,9 @@ import IssueReporting
 /// The state can also be a case of an enum (``init(state:action:child:fileID:filePath:line:column:)-(CaseKeyPath<ParentState,Child.State>,_,_,_,_,_,_)``):
 /// the child runs only while the parent is in that case.
 ///
+/// The child's cancellation ids are its own: the parent's `.cancel(id:)` does not cancel what the
+/// child started under the same id.
+///
 /// > Important: List `Scope` *before* the parent's `Reduce`, so the parent sees the child's changes; the
 /// > child runs first, as in TCA.
 public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reducer {
@@ -25,6 +28,9 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
     case keyPath(WritableKeyPath<ParentState, Child.State>)
     case casePath(AnyCasePath<ParentState, Child.State>, origin: EffectOrigin)
   }
+
+  /// The cancellation scope of the child's effects: the path to its state in the parent.
+  let scope: ChildScopeID
 
   let toChildState: StatePath
   let toChildAction: AnyCasePath<ParentAction, Child.Action>
@@ -37,6 +43,7 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
     @ReducerBuilder<ChildState, ChildAction> child: () -> Child
   ) where ChildState == Child.State, ChildAction == Child.Action {
     self.toChildState = .keyPath(toChildState)
+    self.scope = ChildScopeID(path: toChildState, identity: nil)
     self.toChildAction = AnyCasePath(toChildAction)
     self.child = child()
   }
@@ -56,6 +63,7 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
       AnyCasePath(toChildState),
       origin: EffectOrigin(fileID: fileID, filePath: filePath, line: line, column: column)
     )
+    self.scope = ChildScopeID(path: toChildState, identity: nil)
     self.toChildAction = AnyCasePath(toChildAction)
     self.child = child()
   }
@@ -63,18 +71,24 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
   public func reduce(into state: inout ParentState, action: ParentAction) -> Effect<ParentAction> {
     guard let childAction = toChildAction.extract(from: action) else { return .none }
     let toChildAction = self.toChildAction
+    // NB: Scoped like every other child, so the child's cancellation ids are its own: a parent's
+    //     `.cancel(id:)` does not reach into it.
     switch toChildState {
     case let .keyPath(keyPath):
       return child.reduce(into: &state[keyPath: keyPath], action: childAction)
         .map { toChildAction.embed($0) }
+        .scoped(to: scope)
     case let .casePath(casePath, origin):
       guard var childState = casePath.extract(from: state) else {
         reportIssue(
           """
           A "Scope" at \(origin) received a child action when child state was set to a different case:
 
-            Action: \(action)
-            State: \(state)
+            Action:
+              \(issueDescription(action))
+
+            State:
+              \(issueDescription(state))
 
           The child's effects probably kept running after the parent left that case. Cancel them \
           (use "ifCaseLet", which does it for you), or guard against the action in the parent.
@@ -85,7 +99,7 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
       }
       let effect = child.reduce(into: &childState, action: childAction)
       state = casePath.embed(childState)
-      return effect.map { toChildAction.embed($0) }
+      return effect.map { toChildAction.embed($0) }.scoped(to: scope)
     }
   }
 }

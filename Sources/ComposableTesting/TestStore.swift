@@ -63,6 +63,8 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   /// The state as of the last assertion; what the next assertion's closure starts from.
   var asserted: State
   var received: [(action: Action, state: State)] = []
+  var effectActions: [Action] = []
+  var isDeliveringEffectActions = false
   let reducer: (inout State, Action) -> Effect<Action>
   lazy var runtime = EffectRuntime<Action> { [weak self] action in
     self?.receiveFromEffect(action)
@@ -176,9 +178,21 @@ public final class TestStore<State: Equatable, Action: Sendable> {
 
   /// An action sent by an effect: reduced at once (as a store would), and recorded for `receive`.
   private func receiveFromEffect(_ action: Action) {
-    let effect = reduce(action)
-    received.append((action, live))
-    runtime.start(effect)
+    // NB: Actions sent while another is being delivered (a `.send` returned for a received action)
+    //     are queued, as `Store` queues them, so tests receive them in the order a store reduces them.
+    effectActions.append(action)
+    guard !isDeliveringEffectActions else { return }
+    isDeliveringEffectActions = true
+    defer { isDeliveringEffectActions = false }
+    var index = 0
+    while index < effectActions.count {
+      let next = effectActions[index]
+      index += 1
+      let effect = reduce(next)
+      received.append((next, live))
+      runtime.start(effect)
+    }
+    effectActions.removeAll()
   }
 
   /// Accepts every unasserted received action, as non-exhaustive tests do.

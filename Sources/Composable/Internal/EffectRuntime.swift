@@ -80,17 +80,25 @@ package final class EffectRuntime<Action: Sendable> {
       }
 
     case let .concatenate(effects):
+      // NB: A member that starts no task (`.send`, `.cancel`) is done as soon as it has started: run
+      //     such leading members now, so that `.concatenate(.send(a), .send(b))` is reduced before
+      //     `send` returns, as `.send` alone is. Only the rest waits in a task.
+      var next = effects.startIndex
+      var members: [Task<Void, Never>] = []
+      while members.isEmpty, next < effects.endIndex {
+        members = startMember(effects[next], path: path, keys: keys, sink: sink)
+        next += 1
+      }
+      guard !members.isEmpty else { return }
+      let rest = effects[next...]
       let origin = effects.lazy.compactMap(\.firstOrigin).first
       tasks.append(
         track(origin: origin, keys: keys, priority: nil) { @MainActor [weak self] in
-          for effect in effects {
+          await Self.wait(for: members)
+          for effect in rest {
             if Task.isCancelled { return }
             guard let members = self?.startMember(effect, path: path, keys: keys, sink: sink) else { return }
-            await withTaskCancellationHandler {
-              for member in members { await member.value }
-            } onCancel: {
-              for member in members { member.cancel() }
-            }
+            await Self.wait(for: members)
           }
         }
       )
@@ -121,6 +129,15 @@ package final class EffectRuntime<Action: Sendable> {
     var tasks: [Task<Void, Never>] = []
     start(effect, path: path, keys: keys, sink: sink, into: &tasks)
     return tasks
+  }
+
+  /// Waits for the tasks of one member of a concatenation, cancelling them if the concatenation is.
+  private static func wait(for members: [Task<Void, Never>]) async {
+    await withTaskCancellationHandler {
+      for member in members { await member.value }
+    } onCancel: {
+      for member in members { member.cancel() }
+    }
   }
 
   /// Starts a task and keeps it in the books until it ends.

@@ -1,3 +1,4 @@
+import ConcurrencyExtras
 import Dependencies
 
 /// The root of a store: owns the state, the reducer and the effect runtime.
@@ -12,7 +13,8 @@ final class RootCore<R: Reducer> {
   @usableFromInline let dependencies: DependencyValues?
   @exclusivity(unchecked) @usableFromInline var isSending = false
   @exclusivity(unchecked) @usableFromInline var buffer: [R.Action] = []
-  @usableFromInline var observers: [(observation: StoreObservation, onChange: @MainActor () -> Void)] = []
+  // NB: Holds each observation's flag, not the observation: a released observation must end.
+  @usableFromInline var observers: [(isCancelled: LockIsolated<Bool>, onChange: @MainActor () -> Void)] = []
   @usableFromInline lazy var runtime = EffectRuntime<R.Action> { [weak self] action in
     _ = self?.send(action)
   }
@@ -73,14 +75,14 @@ final class RootCore<R: Reducer> {
 
   @usableFromInline
   func notifyObservers() {
-    observers.removeAll { $0.observation.isCancelled.value }
+    observers.removeAll { $0.isCancelled.value }
     for observer in observers { observer.onChange() }
   }
 
   @usableFromInline
   func observe(_ onChange: @escaping @MainActor () -> Void) -> StoreObservation {
     let observation = StoreObservation()
-    observers.append((observation, onChange))
+    observers.append((observation.isCancelled, onChange))
     return observation
   }
 }

@@ -22,6 +22,7 @@ import Dependencies
 /// > Important: A server handling many independent sessions should give each its own store and keep
 /// > reducers cheap: every reducer call runs on the main actor.
 @MainActor
+@dynamicMemberLookup
 public final class Store<State, Action: Sendable> {
   @usableFromInline let _state: @MainActor () -> State
   @usableFromInline let _send: @MainActor (Action) -> StoreTask
@@ -91,7 +92,7 @@ public final class Store<State, Action: Sendable> {
   @inlinable
   public var state: State { _state() }
 
-  /// Reads one value of the current state.
+  /// Reads one value of the current state: `store.count` for `store.state.count`.
   @inlinable
   public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
     _state()[keyPath: keyPath]

@@ -148,6 +148,13 @@ int lunar_pushrandom(lua_State *L, uint64_t seed, void **state);
 /* Reseeds a generator returned by lunar_pushrandom. Cannot raise. */
 void lunar_random_seed(void *state, uint64_t seed);
 
+/* ---- garbage collector (lua_gc is variadic, which Swift cannot call) ---- */
+
+/* Bytes in use according to Lua. Cannot raise. */
+size_t lunar_gc_count(lua_State *L);
+/* A full collection; finalizer errors become warnings (Lua 5.4), never errors. */
+void lunar_gc_collect(lua_State *L);
+
 /* ---- macros Swift cannot see ---- */
 
 static inline void lunar_pop(lua_State *L, int n) { lua_settop(L, -(n)-1); }

@@ -31,8 +31,16 @@ let package = Package(
       providers: [.apt(["liblua5.4-dev"]), .brew(["lua"])]
     ),
     .target(
-      name: "LuaBridge",
+      name: "CLuaShim",
       dependencies: ["CLua"]
+    ),
+    .target(
+      name: "LuaBridge",
+      dependencies: ["CLua", "CLuaShim"]
+    ),
+    .target(
+      name: "LuaBridgeBench",
+      dependencies: ["LuaBridge", "CLua", "CLuaShim"]
     ),
     .target(
       name: "Composable",
@@ -87,8 +95,10 @@ let package = Package(
       name: "LuaBridgeTests",
       dependencies: [
         "LuaBridge",
+        "CLua",
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
-      ]
+      ],
+      resources: [.copy("Hostile")]
     ),
   ],
   swiftLanguageModes: [.v6]

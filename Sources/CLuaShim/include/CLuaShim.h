@@ -1,0 +1,165 @@
+#ifndef LUNAR_CLUASHIM_H
+#define LUNAR_CLUASHIM_H
+
+/*
+ * The C half of LuaBridge: the only code in Lunar that may raise a Lua error.
+ *
+ * Lua raises errors with longjmp, which skips the cleanup of any Swift frame it crosses. So Swift
+ * calls only the functions below that are "protected" (they run their work under lua_pcall and return
+ * a status) or that cannot raise (reads, rawgeti on the registry, settop downwards). Swift functions
+ * exposed to Lua return a status to `lunar_trampoline`, and that C function alone calls lua_error.
+ *
+ * Stack discipline: every protected function documents what it leaves on the stack. On failure it
+ * leaves exactly one error object on top, except when even that could not be pushed (then the stack
+ * is as it was and the status is LUA_ERRMEM).
+ */
+
+#include <lua.h>
+#include <lauxlib.h>
+#include <lualib.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Status codes beyond Lua's own (LUA_OK ... LUA_ERRERR). */
+enum {
+  LUNAR_ERRBUDGET = 100  /* the instruction budget of the call ran out */
+};
+
+/* Opcodes of a push program: the flat, host-written description of values to push. */
+enum {
+  LUNAR_OP_NIL = 0,
+  LUNAR_OP_FALSE = 1,
+  LUNAR_OP_TRUE = 2,
+  LUNAR_OP_INTEGER = 3, /* int64 */
+  LUNAR_OP_NUMBER = 4,  /* double */
+  LUNAR_OP_STRING = 5,  /* u32 length, bytes */
+  LUNAR_OP_REF = 6,     /* i32 registry reference */
+  LUNAR_OP_ARRAY = 7,   /* u32 size hint, values (NIL leaves a hole), END */
+  LUNAR_OP_TABLE = 8,   /* u32 size hint, (u32 key length, key bytes, value)*, END */
+  LUNAR_OP_END = 9
+};
+
+/* What a host (Swift) function reports back to the trampoline. */
+enum {
+  LUNAR_HOST_RETURN = 0,      /* return the top `nresults` values */
+  LUNAR_HOST_YIELD = 1,       /* yield the top `nresults` values (inside a coroutine) */
+  LUNAR_HOST_ERROR = 2,       /* raise the value on top as is */
+  LUNAR_HOST_ERROR_WHERE = 3  /* raise the value on top, prefixed with the caller's position if a string */
+};
+
+typedef int (*lunar_host_call)(lua_State *L, void *context, int *nresults);
+typedef void (*lunar_host_release)(void *context);
+
+/* Per-VM state shared by the allocator, the count hook and the message handler. */
+typedef struct lunar_host {
+  /* allocator */
+  size_t bytes_in_use;
+  size_t bytes_limit;          /* 0: unlimited */
+  size_t memory_refusals;      /* allocations refused (limit or malloc failure) */
+  /* instruction budget */
+  int64_t instruction_limit;   /* 0: unlimited */
+  int64_t remaining;
+  int hook_interval;
+  int depth;                   /* nesting of budgeted entries (calls, resumes) */
+  int exhausted;
+  /* coroutines */
+  int host_yielded;            /* the last yield came from a host function */
+  /* where the last runtime error happened (filled by the message handler) */
+  int error_line;
+  char error_source[LUA_IDSIZE];
+  /* the Swift object that owns this VM (unretained) */
+  void *owner;
+  /* host functions */
+  lunar_host_call call;
+  lunar_host_release release;
+} lunar_host;
+
+/* ---- state ---- */
+
+/* A new state whose allocator counts against `host`; NULL if it cannot be created. Not protected. */
+lua_State *lunar_newstate(lunar_host *host);
+/* Opens base, string, table, math, utf8, coroutine (and no others), removes dofile and loadfile,
+   and creates the registry slots LuaBridge uses. Protected; leaves nothing (or the error). */
+int lunar_openlibs(lua_State *L);
+lunar_host *lunar_host_of(lua_State *L);
+/* Sets the per-call instruction budget (0: none) and (re)installs the count hook on L. */
+void lunar_set_instruction_limit(lua_State *L, int64_t limit);
+
+/* ---- pushing ---- */
+
+/* Pushes the values of a program. Protected; on success `*count` values were pushed. */
+int lunar_push(lua_State *L, const unsigned char *program, size_t length, int *count);
+/* Pushes the values of a program and calls the first with the rest as arguments, under a message
+   handler (traceback, error position) and the instruction budget. `nresults` may be LUA_MULTRET.
+   On success `*count` results are on the stack; on failure one error object. */
+int lunar_call(lua_State *L, const unsigned char *program, size_t length, int nresults, int *count);
+/* Sets t[k] = v raw, where the program pushes t, k, v. Protected; leaves nothing (or the error). */
+int lunar_rawset(lua_State *L, const unsigned char *program, size_t length);
+/* Pushes t[k] raw, where the program pushes t, k. Protected; leaves the value (or the error). */
+int lunar_rawget(lua_State *L, const unsigned char *program, size_t length);
+/* Pops the top value into the registry. Protected; `*ref` is the reference (LUA_REFNIL for nil). */
+int lunar_ref(lua_State *L, int *ref);
+/* Compiles a text chunk (never binary) under `chunkname`. Protected by Lua; leaves the function
+   (or the error message). */
+int lunar_load(lua_State *L, const char *source, size_t length, const char *chunkname);
+/* luaL_tolstring of the value at idx (runs __tostring). Protected; leaves the string (or the error). */
+int lunar_tostring(lua_State *L, int idx);
+/* Pushes a new empty table. Protected. */
+int lunar_newtable(lua_State *L);
+/* Pushes a Lua function that calls the host's `call` with `context`. Protected; on success Lua owns
+   `context` (it calls `release` when the function is collected); on failure the caller still does. */
+int lunar_pushhostfunction(lua_State *L, void *context);
+
+/* ---- errors ---- */
+
+/* Pushes the traceback (or false) recorded by the last failed lunar_call, and clears it. Cannot raise. */
+void lunar_take_traceback(lua_State *L);
+/* Pushes the __tostring text (or false) of the last non-string error object, and clears it. */
+void lunar_take_errortext(lua_State *L);
+/* Whether the value at idx is the preallocated "not enough memory" message. Cannot raise. */
+int lunar_is_memory_error(lua_State *L, int idx);
+
+/* ---- coroutines ---- */
+
+/* Creates a thread whose body is the function at registry[fref]; pushes nothing. Protected;
+   `*thread` and `*ref` (the registry reference that keeps the thread alive) are set on success. */
+int lunar_newthread(lua_State *L, int fref, lua_State **thread, int *ref);
+/* Moves the top `nargs` values of L to `co` and resumes it under the instruction budget. With
+   `raise_first`, the first argument is raised inside the coroutine where a host function yielded.
+   `*count` is the number of yielded or returned values left on co (or 1: the error object on co). */
+int lunar_resume(lua_State *L, lua_State *co, int nargs, int raise_first, int *count);
+/* Traceback of a failed coroutine, pushed on L. Protected. */
+int lunar_thread_traceback(lua_State *L, lua_State *co);
+/* Records in the host where the failed coroutine stopped (first Lua frame). Cannot raise. */
+void lunar_locate_thread_error(lua_State *co);
+/* Closes a suspended or dead thread (to-be-closed variables run). Returns its status. */
+int lunar_closethread(lua_State *L, lua_State *co);
+
+/* ---- values ---- */
+
+/* Whether the table at idx carries the "empty array" marker metatable. Cannot raise. */
+int lunar_is_array_marked(lua_State *L, int idx);
+
+/* ---- the sandbox's deterministic generator ---- */
+
+/* Pushes `random` and `randomseed` functions sharing one generator seeded with `seed`, and returns
+   the generator's state through `*state` (kept alive by the functions). Protected. */
+int lunar_pushrandom(lua_State *L, uint64_t seed, void **state);
+/* Reseeds a generator returned by lunar_pushrandom. Cannot raise. */
+void lunar_random_seed(void *state, uint64_t seed);
+
+/* ---- garbage collector (lua_gc is variadic, which Swift cannot call) ---- */
+
+/* Bytes in use according to Lua. Cannot raise. */
+size_t lunar_gc_count(lua_State *L);
+/* A full collection; finalizer errors become warnings (Lua 5.4), never errors. */
+void lunar_gc_collect(lua_State *L);
+
+/* ---- macros Swift cannot see ---- */
+
+static inline void lunar_pop(lua_State *L, int n) { lua_settop(L, -(n)-1); }
+static inline int lunar_upvalueindex(int i) { return lua_upvalueindex(i); }
+static inline int lunar_registryindex(void) { return LUA_REGISTRYINDEX; }
+static inline int lunar_multret(void) { return LUA_MULTRET; }
+
+#endif

@@ -1,0 +1,29 @@
+#ifndef LUNAR_INTERNAL_H
+#define LUNAR_INTERNAL_H
+
+#include "CLuaShim.h"
+
+/* Registry keys: the addresses of these objects (light userdata keys never allocate on lookup). */
+extern const char lunar_key_array_marker;
+extern const char lunar_key_traceback;
+extern const char lunar_key_errortext;
+extern const char lunar_key_hostfn_meta;
+extern const char lunar_key_raise_marker;
+
+/* Budget bookkeeping around every entry that runs Lua code. */
+void lunar_budget_enter(lunar_host *h);
+int lunar_budget_leave(lunar_host *h, int status);
+
+/* The message handler used by lunar_call. */
+int lunar_msgh(lua_State *L);
+
+/* Decodes one value of a program (raises on malformed programs or memory errors). */
+typedef struct lunar_reader {
+  const unsigned char *p;
+  const unsigned char *end;
+} lunar_reader;
+void lunar_decode_value(lua_State *L, lunar_reader *r, int depth);
+
+int lunar_trampoline(lua_State *L);
+
+#endif

@@ -1,0 +1,270 @@
+#include <string.h>
+#include "internal.h"
+
+/* Programs are written by LuaBridge (Swift) and read here, inside protected calls, so that every
+   allocation they cause (strings, tables) may fail with a Lua error that never crosses Swift. */
+
+#define MAX_PROGRAM_DEPTH 1000
+
+static int truncated(lua_State *L) { return luaL_error(L, "lunar: malformed push program"); }
+
+static void need(lua_State *L, lunar_reader *r, size_t n) {
+  if ((size_t)(r->end - r->p) < n) truncated(L);
+}
+
+static uint32_t read_u32(lua_State *L, lunar_reader *r) {
+  uint32_t v;
+  need(L, r, 4);
+  memcpy(&v, r->p, 4);
+  r->p += 4;
+  return v;
+}
+
+static int at_end(lua_State *L, lunar_reader *r) {
+  need(L, r, 1);
+  if (*r->p == LUNAR_OP_END) {
+    r->p++;
+    return 1;
+  }
+  return 0;
+}
+
+void lunar_decode_value(lua_State *L, lunar_reader *r, int depth) {
+  if (depth > MAX_PROGRAM_DEPTH) luaL_error(L, "lunar: value nested too deeply");
+  need(L, r, 1);
+  int op = *r->p++;
+  switch (op) {
+    case LUNAR_OP_NIL: lua_pushnil(L); break;
+    case LUNAR_OP_FALSE: lua_pushboolean(L, 0); break;
+    case LUNAR_OP_TRUE: lua_pushboolean(L, 1); break;
+    case LUNAR_OP_INTEGER: {
+      int64_t v;
+      need(L, r, 8);
+      memcpy(&v, r->p, 8);
+      r->p += 8;
+      lua_pushinteger(L, (lua_Integer)v);
+      break;
+    }
+    case LUNAR_OP_NUMBER: {
+      double v;
+      need(L, r, 8);
+      memcpy(&v, r->p, 8);
+      r->p += 8;
+      lua_pushnumber(L, (lua_Number)v);
+      break;
+    }
+    case LUNAR_OP_STRING: {
+      uint32_t n = read_u32(L, r);
+      need(L, r, n);
+      lua_pushlstring(L, (const char *)r->p, n);
+      r->p += n;
+      break;
+    }
+    case LUNAR_OP_REF: {
+      int32_t ref;
+      need(L, r, 4);
+      memcpy(&ref, r->p, 4);
+      r->p += 4;
+      if (ref == LUA_REFNIL) lua_pushnil(L);
+      else lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+      break;
+    }
+    case LUNAR_OP_ARRAY: {
+      uint32_t hint = read_u32(L, r);
+      luaL_checkstack(L, 3, "lunar: value nested too deeply");
+      lua_createtable(L, (int)(hint > 1u << 24 ? 1u << 24 : hint), 0);
+      lua_Integer i = 0;
+      int filled = 0;
+      while (!at_end(L, r)) {
+        i++;
+        if (*r->p == LUNAR_OP_NIL) { /* a hole: nothing to store */
+          r->p++;
+          continue;
+        }
+        lunar_decode_value(L, r, depth + 1);
+        lua_rawseti(L, -2, i);
+        filled = 1;
+      }
+      if (!filled) {
+        lua_rawgetp(L, LUA_REGISTRYINDEX, &lunar_key_array_marker);
+        lua_setmetatable(L, -2);
+      }
+      break;
+    }
+    case LUNAR_OP_TABLE: {
+      uint32_t hint = read_u32(L, r);
+      luaL_checkstack(L, 4, "lunar: value nested too deeply");
+      lua_createtable(L, 0, (int)(hint > 1u << 24 ? 1u << 24 : hint));
+      while (!at_end(L, r)) {
+        uint32_t n = read_u32(L, r);
+        need(L, r, n);
+        lua_pushlstring(L, (const char *)r->p, n);
+        r->p += n;
+        lunar_decode_value(L, r, depth + 1);
+        if (lua_isnil(L, -1)) lua_pop(L, 2); /* nil values do not exist in Lua tables */
+        else lua_rawset(L, -3);
+      }
+      break;
+    }
+    default:
+      truncated(L);
+  }
+}
+
+static void decode_all(lua_State *L, lunar_reader *r) {
+  while (r->p < r->end) {
+    luaL_checkstack(L, 2, "lunar: too many values");
+    lunar_decode_value(L, r, 0);
+  }
+}
+
+/* ---- push ---- */
+
+static int push_worker(lua_State *L) {
+  lunar_reader *r = (lunar_reader *)lua_touserdata(L, 1);
+  lua_pop(L, 1);
+  decode_all(L, r);
+  return lua_gettop(L);
+}
+
+int lunar_push(lua_State *L, const unsigned char *program, size_t length, int *count) {
+  int top = lua_gettop(L);
+  if (!lua_checkstack(L, 3)) return LUA_ERRMEM;
+  lunar_reader r = {program, program + length};
+  lua_pushcfunction(L, push_worker);
+  lua_pushlightuserdata(L, &r);
+  int status = lua_pcall(L, 1, LUA_MULTRET, 0);
+  *count = lua_gettop(L) - top;
+  return status;
+}
+
+/* ---- call ---- */
+
+typedef struct call_job {
+  lunar_reader reader;
+  int nresults;
+} call_job;
+
+static int call_worker(lua_State *L) {
+  call_job *job = (call_job *)lua_touserdata(L, 1);
+  lua_pop(L, 1);
+  decode_all(L, &job->reader);
+  int nargs = lua_gettop(L) - 1;
+  if (nargs < 0) return luaL_error(L, "lunar: nothing to call");
+  lua_call(L, nargs, job->nresults);
+  return lua_gettop(L);
+}
+
+int lunar_call(lua_State *L, const unsigned char *program, size_t length, int nresults, int *count) {
+  lunar_host *h = lunar_host_of(L);
+  int top = lua_gettop(L);
+  if (!lua_checkstack(L, 4)) return LUA_ERRMEM;
+  call_job job = {{program, program + length}, nresults};
+  lua_pushcfunction(L, lunar_msgh);
+  lua_pushcfunction(L, call_worker);
+  lua_pushlightuserdata(L, &job);
+  lunar_budget_enter(h);
+  int status = lua_pcall(L, 1, LUA_MULTRET, top + 1);
+  status = lunar_budget_leave(h, status);
+  lua_rotate(L, top + 1, -1); /* remove the handler: rotate and pop never allocate */
+  lua_pop(L, 1);
+  *count = lua_gettop(L) - top;
+  return status;
+}
+
+/* ---- table access ---- */
+
+static int rawset_worker(lua_State *L) {
+  lunar_reader *r = (lunar_reader *)lua_touserdata(L, 1);
+  lua_pop(L, 1);
+  decode_all(L, r);
+  if (lua_gettop(L) != 3 || !lua_istable(L, 1)) return luaL_error(L, "lunar: rawset needs a table, a key and a value");
+  if (lua_isnil(L, 2)) return luaL_error(L, "table index is nil");
+  if (lua_type(L, 2) == LUA_TNUMBER && lua_tonumber(L, 2) != lua_tonumber(L, 2)) return luaL_error(L, "table index is NaN");
+  lua_rawset(L, 1);
+  return 0;
+}
+
+int lunar_rawset(lua_State *L, const unsigned char *program, size_t length) {
+  if (!lua_checkstack(L, 3)) return LUA_ERRMEM;
+  lunar_reader r = {program, program + length};
+  lua_pushcfunction(L, rawset_worker);
+  lua_pushlightuserdata(L, &r);
+  return lua_pcall(L, 1, 0, 0);
+}
+
+static int rawget_worker(lua_State *L) {
+  lunar_reader *r = (lunar_reader *)lua_touserdata(L, 1);
+  lua_pop(L, 1);
+  decode_all(L, r);
+  if (lua_gettop(L) != 2 || !lua_istable(L, 1)) return luaL_error(L, "lunar: rawget needs a table and a key");
+  lua_rawget(L, 1);
+  return 1;
+}
+
+int lunar_rawget(lua_State *L, const unsigned char *program, size_t length) {
+  if (!lua_checkstack(L, 3)) return LUA_ERRMEM;
+  lunar_reader r = {program, program + length};
+  lua_pushcfunction(L, rawget_worker);
+  lua_pushlightuserdata(L, &r);
+  return lua_pcall(L, 1, 1, 0);
+}
+
+/* ---- references, loading, strings ---- */
+
+static int ref_worker(lua_State *L) {
+  int *ref = (int *)lua_touserdata(L, 2);
+  lua_settop(L, 1);
+  *ref = luaL_ref(L, LUA_REGISTRYINDEX);
+  return 0;
+}
+
+int lunar_ref(lua_State *L, int *ref) {
+  if (!lua_checkstack(L, 3)) {
+    lua_pop(L, 1);
+    return LUA_ERRMEM;
+  }
+  lua_pushcfunction(L, ref_worker);
+  lua_rotate(L, -2, 1); /* function below the value */
+  lua_pushlightuserdata(L, ref);
+  return lua_pcall(L, 2, 0, 0);
+}
+
+int lunar_load(lua_State *L, const char *source, size_t length, const char *chunkname) {
+  if (!lua_checkstack(L, 2)) return LUA_ERRMEM;
+  return luaL_loadbufferx(L, source, length, chunkname, "t");
+}
+
+static int tostring_worker(lua_State *L) {
+  luaL_tolstring(L, 1, NULL);
+  return 1;
+}
+
+int lunar_tostring(lua_State *L, int idx) {
+  idx = lua_absindex(L, idx);
+  if (!lua_checkstack(L, 3)) return LUA_ERRMEM;
+  lua_pushcfunction(L, tostring_worker);
+  lua_pushvalue(L, idx);
+  return lua_pcall(L, 1, 1, 0);
+}
+
+static int newtable_worker(lua_State *L) {
+  lua_newtable(L);
+  return 1;
+}
+
+int lunar_newtable(lua_State *L) {
+  if (!lua_checkstack(L, 2)) return LUA_ERRMEM;
+  lua_pushcfunction(L, newtable_worker);
+  return lua_pcall(L, 0, 1, 0);
+}
+
+int lunar_is_array_marked(lua_State *L, int idx) {
+  idx = lua_absindex(L, idx);
+  if (!lua_checkstack(L, 2)) return 0;
+  if (!lua_getmetatable(L, idx)) return 0;
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &lunar_key_array_marker);
+  int marked = lua_rawequal(L, -1, -2);
+  lua_pop(L, 2);
+  return marked;
+}

@@ -1,0 +1,227 @@
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+const char lunar_key_array_marker = 0;
+const char lunar_key_traceback = 0;
+const char lunar_key_errortext = 0;
+const char lunar_key_hostfn_meta = 0;
+const char lunar_key_raise_marker = 0;
+
+/* The allocator: counts every byte against the host's ceiling and refuses growth past it. Lua then
+   runs an emergency collection, retries once, and raises a memory error (LUA_ERRMEM). Shrinking and
+   freeing are never refused: Lua relies on them succeeding. */
+static void *lunar_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+  lunar_host *h = (lunar_host *)ud;
+  size_t old = ptr ? osize : 0; /* for new blocks osize holds the object's type */
+  if (nsize == 0) {
+    free(ptr);
+    h->bytes_in_use -= old;
+    return NULL;
+  }
+  if (nsize > old && h->bytes_limit != 0 && h->bytes_in_use - old + nsize > h->bytes_limit) {
+    h->memory_refusals++;
+    return NULL;
+  }
+  void *block = realloc(ptr, nsize);
+  if (block == NULL) {
+    h->memory_refusals++;
+    return NULL;
+  }
+  h->bytes_in_use = h->bytes_in_use - old + nsize;
+  return block;
+}
+
+lunar_host *lunar_host_of(lua_State *L) {
+  void *ud = NULL;
+  lua_getallocf(L, &ud);
+  return (lunar_host *)ud;
+}
+
+lua_State *lunar_newstate(lunar_host *host) {
+  return lua_newstate(lunar_alloc, host);
+}
+
+static int hostfn_gc(lua_State *L);
+
+static int openlibs_worker(lua_State *L) {
+  static const luaL_Reg libs[] = {
+    {LUA_GNAME, luaopen_base},         {LUA_STRLIBNAME, luaopen_string},
+    {LUA_TABLIBNAME, luaopen_table},   {LUA_MATHLIBNAME, luaopen_math},
+    {LUA_UTF8LIBNAME, luaopen_utf8},   {LUA_COLIBNAME, luaopen_coroutine},
+    {NULL, NULL}};
+  for (const luaL_Reg *lib = libs; lib->func; lib++) {
+    luaL_requiref(L, lib->name, lib->func, 1);
+    lua_pop(L, 1);
+  }
+  /* Reading files is no business of a script, trusted or not. */
+  lua_pushnil(L);
+  lua_setglobal(L, "dofile");
+  lua_pushnil(L);
+  lua_setglobal(L, "loadfile");
+  /* Reading a traceback or error text later must not allocate: create the slots now. */
+  lua_pushboolean(L, 0);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lunar_key_traceback);
+  lua_pushboolean(L, 0);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lunar_key_errortext);
+  /* Marks tables pushed for empty arrays, so that they read back as arrays. */
+  lua_createtable(L, 0, 1);
+  lua_pushliteral(L, "lunar.array");
+  lua_setfield(L, -2, "__name");
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lunar_key_array_marker);
+  /* Host functions are closures over a userdata whose __gc releases the Swift side. */
+  lua_createtable(L, 0, 2);
+  lua_pushcfunction(L, hostfn_gc);
+  lua_setfield(L, -2, "__gc");
+  lua_pushliteral(L, "lunar.hostfunction");
+  lua_setfield(L, -2, "__name");
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lunar_key_hostfn_meta);
+  return 0;
+}
+
+int lunar_openlibs(lua_State *L) {
+  if (!lua_checkstack(L, 2)) return LUA_ERRMEM;
+  lua_pushcfunction(L, openlibs_worker);
+  return lua_pcall(L, 0, 0, 0);
+}
+
+/* ---- instruction budget ---- */
+
+/* Fires every `hook_interval` instructions on every thread of the VM (threads inherit the hook).
+   The budget is shared by all threads, so a script cannot escape it by spreading work over
+   coroutines. Once exhausted, it fires on every instruction: a script that catches the error with
+   pcall gets another one at its next instruction, so the error always reaches the host. */
+static void count_hook(lua_State *L, lua_Debug *ar) {
+  (void)ar;
+  lunar_host *h = lunar_host_of(L);
+  if (h->instruction_limit <= 0) {
+    lua_sethook(L, NULL, 0, 0); /* the limit was lifted after this thread was created */
+    return;
+  }
+  if (h->depth == 0) return; /* finalizers during a host push: not part of any call */
+  if (!h->exhausted) {
+    if (lua_gethookcount(L) != h->hook_interval)
+      lua_sethook(L, count_hook, LUA_MASKCOUNT, h->hook_interval); /* left over from an old exhaustion */
+    h->remaining -= h->hook_interval;
+    if (h->remaining > 0) return;
+    h->exhausted = 1;
+    lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
+  }
+  luaL_error(L, "instruction limit exceeded (%I instructions per call)", (LUAI_UACINT)h->instruction_limit);
+}
+
+void lunar_set_instruction_limit(lua_State *L, int64_t limit) {
+  lunar_host *h = lunar_host_of(L);
+  h->instruction_limit = limit > 0 ? limit : 0;
+  h->hook_interval = limit <= 0 ? 0 : (limit < 1000 ? (int)limit : 1000);
+  if (limit > 0)
+    lua_sethook(L, count_hook, LUA_MASKCOUNT, h->hook_interval);
+  else
+    lua_sethook(L, NULL, 0, 0);
+}
+
+void lunar_budget_enter(lunar_host *h) {
+  if (h->depth++ == 0) {
+    h->exhausted = 0;
+    h->remaining = h->instruction_limit;
+  }
+}
+
+int lunar_budget_leave(lunar_host *h, int status) {
+  int exhausted = h->exhausted;
+  if (--h->depth == 0) h->exhausted = 0;
+  if (exhausted && status != LUA_OK && status != LUA_YIELD) return LUNAR_ERRBUDGET;
+  return status;
+}
+
+/* ---- host functions ---- */
+
+typedef struct lunar_hostfn {
+  void *context;
+} lunar_hostfn;
+
+static int hostfn_gc(lua_State *L) {
+  lunar_hostfn *fn = (lunar_hostfn *)lua_touserdata(L, 1);
+  if (fn != NULL && fn->context != NULL) {
+    void *context = fn->context;
+    fn->context = NULL;
+    lunar_host_of(L)->release(context);
+  }
+  return 0;
+}
+
+int lunar_trampoline(lua_State *L) {
+  lunar_hostfn *fn = (lunar_hostfn *)lua_touserdata(L, lua_upvalueindex(1));
+  if (fn == NULL || fn->context == NULL) return luaL_error(L, "host function is no longer available");
+  lunar_host *h = lunar_host_of(L);
+  int nresults = 0;
+  int status = h->call(L, fn->context, &nresults);
+  switch (status) {
+    case LUNAR_HOST_RETURN:
+      return nresults;
+    case LUNAR_HOST_YIELD: {
+      int below = lua_gettop(L) - nresults;
+      h->host_yielded = 1;
+      extern int lunar_resume_k(lua_State *, int, lua_KContext);
+      return lua_yieldk(L, nresults, (lua_KContext)below, lunar_resume_k);
+    }
+    case LUNAR_HOST_ERROR_WHERE:
+      if (lua_type(L, -1) == LUA_TSTRING) {
+        luaL_where(L, 1);
+        lua_insert(L, -2);
+        lua_concat(L, 2);
+      }
+      return lua_error(L);
+    default:
+      return lua_error(L);
+  }
+}
+
+/* Runs when a coroutine suspended in a yielding host function is resumed. Its stack holds what was
+   below the yielded values, then the resume values. A leading raise marker means "raise the next
+   value here", which is how the host fails an asynchronous call. */
+int lunar_resume_k(lua_State *L, int status, lua_KContext ctx) {
+  (void)status;
+  int below = (int)ctx;
+  lunar_host_of(L)->host_yielded = 0;
+  if (lua_gettop(L) > below && lua_touserdata(L, below + 1) == (void *)&lunar_key_raise_marker) {
+    lua_settop(L, below + 2);
+    if (lua_type(L, -1) == LUA_TSTRING) {
+      luaL_where(L, 1);
+      lua_insert(L, -2);
+      lua_concat(L, 2);
+    }
+    return lua_error(L);
+  }
+  return lua_gettop(L) - below;
+}
+
+static int pushhostfunction_worker(lua_State *L) {
+  void **context = (void **)lua_touserdata(L, 1);
+  lunar_hostfn *fn = (lunar_hostfn *)lua_newuserdatauv(L, sizeof(lunar_hostfn), 0);
+  fn->context = NULL;
+  lua_pushcclosure(L, lunar_trampoline, 1); /* may raise: the context is not ours yet */
+  lua_getupvalue(L, -1, 1);
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &lunar_key_hostfn_meta);
+  lua_setmetatable(L, -2); /* cannot raise */
+  lua_pop(L, 1);
+  fn->context = *context; /* from here on, __gc releases it */
+  *context = NULL;
+  return 1;
+}
+
+int lunar_pushhostfunction(lua_State *L, void *context) {
+  if (!lua_checkstack(L, 3)) return LUA_ERRMEM;
+  void *slot = context;
+  lua_pushcfunction(L, pushhostfunction_worker);
+  lua_pushlightuserdata(L, &slot);
+  return lua_pcall(L, 1, 1, 0);
+}
+
+void lunar_install_hook(lua_State *co) {
+  lunar_host *h = lunar_host_of(co);
+  if (h->instruction_limit > 0)
+    lua_sethook(co, count_hook, LUA_MASKCOUNT, h->hook_interval);
+  else
+    lua_sethook(co, NULL, 0, 0);
+}

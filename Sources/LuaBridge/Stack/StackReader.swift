@@ -1,0 +1,125 @@
+import CLua
+import CLuaShim
+
+/// Reads Lua values into ``LuaValue`` without calling anything that can raise.
+///
+/// Only raw, non-allocating API is used here: `lua_type`, `lua_toboolean`, `lua_tointegerx`,
+/// `lua_tonumberx`, `lua_tolstring` on values that *are* strings (on numbers it would convert in
+/// place and allocate), `lua_next`, `lua_getmetatable`, `lua_checkstack` (which reports failure
+/// instead of raising). So a read can fail only with a ``LuaConversionError``, and the caller
+/// restores the stack top afterwards.
+struct StackReader {
+  let state: OpaquePointer
+  let depthLimit: Int
+  private var visiting: [UnsafeRawPointer: [LuaPath.Component]] = [:]
+  private var path: [LuaPath.Component] = []
+
+  init(state: OpaquePointer, depthLimit: Int) {
+    self.state = state
+    self.depthLimit = depthLimit
+  }
+
+  /// The value at absolute index `index`.
+  mutating func read(at index: Int32) throws(LuaConversionError) -> LuaValue {
+    let L = state
+    switch lua_type(L, index) {
+    case LUA_TNIL, LUA_TNONE:
+      return .nil
+    case LUA_TBOOLEAN:
+      return .boolean(lua_toboolean(L, index) != 0)
+    case LUA_TNUMBER:
+      if lua_isinteger(L, index) != 0 { return .integer(lua_tointegerx(L, index, nil)) }
+      return .number(lua_tonumberx(L, index, nil))
+    case LUA_TSTRING:
+      return .string(Self.string(L, at: index))
+    case LUA_TTABLE:
+      return try readTable(at: index)
+    case let type:
+      throw failure(.notData(type: Self.typeName(L, type)))
+    }
+  }
+
+  static func string(_ L: OpaquePointer, at index: Int32) -> LuaString {
+    var length = 0
+    guard let chars = lua_tolstring(L, index, &length) else { return LuaString(bytes: []) }
+    return LuaString(bytes: UnsafeRawBufferPointer(start: chars, count: length))
+  }
+
+  static func typeName(_ L: OpaquePointer, _ type: Int32) -> String {
+    String(cString: lua_typename(L, type))
+  }
+
+  private func failure(_ problem: LuaConversionError.Problem) -> LuaConversionError {
+    LuaConversionError(path: LuaPath(root: "", components: path), problem: problem)
+  }
+
+  private mutating func readTable(at index: Int32) throws(LuaConversionError) -> LuaValue {
+    let L = state
+    let identity = lua_topointer(L, index)!
+    if let first = visiting[identity] {
+      throw failure(.cycle(firstSeenAt: LuaPath(root: "", components: first)))
+    }
+    guard path.count < depthLimit, lua_checkstack(L, 4) != 0 else { throw failure(.tooDeep(limit: depthLimit)) }
+    visiting[identity] = path
+    defer { visiting[identity] = nil }
+
+    var integerKeys: [(Int64, LuaValue)] = []
+    var stringKeys: [(LuaString, LuaValue)] = []
+    let keyIndex = lua_gettop(L) + 1
+    lua_pushnil(L)
+    while lua_next(L, index) != 0 {
+      let component: LuaPath.Component
+      var integerKey: Int64?
+      switch lua_type(L, keyIndex) {
+      case LUA_TSTRING:
+        let key = Self.string(L, at: keyIndex)
+        component = .key(key.lossyString)
+        path.append(component)
+        let value = try read(at: keyIndex + 1)
+        path.removeLast()
+        stringKeys.append((key, value))
+      case LUA_TNUMBER where lua_isinteger(L, keyIndex) != 0:
+        integerKey = lua_tointegerx(L, keyIndex, nil)
+        component = .index(Int(integerKey!))
+        path.append(component)
+        let value = try read(at: keyIndex + 1)
+        path.removeLast()
+        integerKeys.append((integerKey!, value))
+      case let type:
+        let name = type == LUA_TNUMBER ? "float" : Self.typeName(L, type)
+        throw failure(.unsupportedKey(type: name))
+      }
+      lunar_pop(L, 1)
+    }
+
+    if stringKeys.isEmpty && integerKeys.isEmpty {
+      return lunar_is_array_marked(L, index) != 0 ? .array([]) : .table([:])
+    }
+    if stringKeys.isEmpty, let array = Self.array(from: integerKeys) {
+      return .array(array)
+    }
+    var entries = Dictionary(uniqueKeysWithValues: stringKeys)
+    for (key, value) in integerKeys {
+      let name = LuaString(String(key))
+      guard entries[name] == nil else {
+        path.append(.index(Int(key)))
+        throw failure(.collidingKeys(String(key)))
+      }
+      entries[name] = value
+    }
+    return .table(entries)
+  }
+
+  /// The array for integer keys that are all positive and dense enough (see ``LuaValue``).
+  private static func array(from pairs: [(Int64, LuaValue)]) -> [LuaValue]? {
+    var largest: Int64 = 0
+    for (key, _) in pairs {
+      guard key >= 1 else { return nil }
+      largest = max(largest, key)
+    }
+    guard LuaValue.isDenseArray(largestKey: Int(clamping: largest), keyCount: pairs.count) else { return nil }
+    var elements = [LuaValue](repeating: .nil, count: Int(largest))
+    for (key, value) in pairs { elements[Int(key) - 1] = value }
+    return elements
+  }
+}

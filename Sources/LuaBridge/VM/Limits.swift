@@ -1,0 +1,36 @@
+extension LuaVM {
+  /// The resource limits of a VM. Each overrun is a ``LuaError`` of its own kind, and the VM stays
+  /// usable for the next call.
+  ///
+  /// ```swift
+  /// let vm = try LuaVM(limits: .init(instructionsPerCall: 1_000_000, memoryBytes: 64 << 20))
+  /// vm.limits.instructionsPerCall = nil   // lift the budget
+  /// ```
+  public struct Limits: Sendable, Hashable {
+    /// The instruction budget of one call from Swift (``LuaVM/call(_:_:)``, a thread's resume),
+    /// counted by a count hook over every coroutine the call runs; `nil` for none. Nested calls
+    /// (Lua → Swift → Lua) share the outer call's budget. Overrun: ``LuaError/Kind/instructionLimit``.
+    ///
+    /// > Important: The hook makes Lua code run somewhat slower (the VM checks it on every
+    /// > instruction); measure before choosing `nil` for speed.
+    public var instructionsPerCall: Int?
+    /// The VM's memory ceiling in bytes, enforced by its allocator; `nil` for none. Overrun:
+    /// ``LuaError/Kind/memory`` (after Lua's emergency collection).
+    public var memoryBytes: Int?
+    /// The deepest nesting of tables converted to or from ``LuaValue`` and Codable types. Overrun:
+    /// ``LuaError/Kind/conversion``.
+    public var dataDepth: Int
+
+    /// Limits; the defaults suit a host running many small calls.
+    public init(instructionsPerCall: Int? = 100_000_000, memoryBytes: Int? = 512 << 20, dataDepth: Int = 100) {
+      self.instructionsPerCall = instructionsPerCall
+      self.memoryBytes = memoryBytes
+      self.dataDepth = dataDepth
+    }
+
+    /// 100 million instructions per call, 512 MiB, 100 levels of data.
+    public static let `default` = Limits()
+    /// No instruction budget and no memory ceiling (for trusted code and benchmarks).
+    public static let unlimited = Limits(instructionsPerCall: nil, memoryBytes: nil)
+  }
+}

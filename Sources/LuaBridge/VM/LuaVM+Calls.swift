@@ -1,0 +1,107 @@
+import CLua
+import CLuaShim
+
+extension LuaVM {
+  /// Compiles a text chunk; errors name `chunkName` (`counter.lua:12: …`).
+  ///
+  /// ```swift
+  /// let chunk = try vm.load(source, chunkName: "counter.lua", environment: sandbox.environment)
+  /// let feature = try chunk.call()
+  /// ```
+  ///
+  /// - Parameter environment: the chunk's `_ENV`; `nil` keeps the VM's globals (trusted code).
+  /// - Throws: ``LuaError`` of kind ``LuaError/Kind/syntax``. Binary chunks are always refused.
+  public func load(_ source: String, chunkName: String, environment: LuaTable? = nil) throws(LuaError) -> LuaFunction {
+    let L = state
+    var source = source
+    let status = source.withUTF8 { text in
+      ("=" + chunkName).withCString { name in
+        text.withMemoryRebound(to: CChar.self) { lunar_load(L, $0.baseAddress, $0.count, name) }
+      }
+    }
+    guard status == LUA_OK else { throw takeError(status: status, from: L) }
+    if let environment {
+      guard ObjectIdentifier(environment.reference.vm) == ObjectIdentifier(self) else {
+        lunar_pop(L, 1)
+        throw LuaError(kind: .misuse, message: "the environment table belongs to another LuaVM")
+      }
+      // NB: a main chunk's first upvalue is its _ENV; rawgeti and setupvalue do not allocate.
+      lua_rawgeti(L, lunar_registryindex(), lua_Integer(environment.reference.id))
+      _ = lua_setupvalue(L, -2, 1)
+    }
+    return LuaFunction(LuaRef(vm: self, id: try popReference(), type: .function))
+  }
+
+  /// Calls `function` with `arguments` and returns all its results as data.
+  ///
+  /// ```swift
+  /// let results = try vm.call(reduce, state, ["type": "increment"] as LuaValue)
+  /// ```
+  ///
+  /// Arguments are pushed and the call made in one protected step: holding the function and any
+  /// tables as references (``LuaRef``) makes this the fast path for hot calls.
+  ///
+  /// - Throws: ``LuaError``: the function's error (with traceback, file and line), an overrun of
+  ///   ``Limits``, or a conversion error for an argument or a result that is not data.
+  @discardableResult
+  public func call<each Argument: LuaPushable>(
+    _ function: LuaFunction, _ arguments: repeat each Argument
+  ) throws(LuaError) -> [LuaValue] {
+    let L = state
+    let base = lua_gettop(L)
+    let count = try invoke(function, repeat each arguments, results: lunar_multret())
+    defer { lua_settop(L, base) }
+    var results: [LuaValue] = []
+    results.reserveCapacity(Int(count))
+    for i in 0..<count {
+      results.append(try readValue(at: base + 1 + i, root: "result #\(i + 1)"))
+    }
+    return results
+  }
+
+  /// Calls `function` and reads its first result as `R` (a missing result reads as nil).
+  ///
+  /// ```swift
+  /// let effect = try vm.call(reduce, state, action, returning: LuaRef.self)   // keep functions inside
+  /// let count = try vm.call(getCount, state, returning: Int.self)
+  /// ```
+  public func call<each Argument: LuaPushable, R: LuaReadable>(
+    _ function: LuaFunction, _ arguments: repeat each Argument, returning: R.Type
+  ) throws(LuaError) -> R {
+    let L = state
+    let base = lua_gettop(L)
+    _ = try invoke(function, repeat each arguments, results: 1)
+    defer { lua_settop(L, base) }
+    return try R.read(from: LuaSlot(vm: self, state: L, index: base + 1, root: "result #1"))
+  }
+
+  /// Pushes and calls in one protected step; leaves the results on the stack and returns their count.
+  func invoke<each Argument: LuaPushable>(
+    _ function: LuaFunction, _ arguments: repeat each Argument, results: Int32
+  ) throws(LuaError) -> Int32 {
+    var writer = makeWriter()
+    defer { recycle(&writer) }
+    try writer.write(function.reference, root: "function")
+    var position = 0
+    for argument in repeat each arguments {
+      position += 1
+      do { try argument.write(to: &writer) } catch { throw LuaError(error.rooted(at: "argument #\(position)")) }
+    }
+    let L = state
+    var count: Int32 = 0
+    let status = writer.bytes.withUnsafeBufferPointer { lunar_call(L, $0.baseAddress, $0.count, results, &count) }
+    guard status == LUA_OK else {
+      throw takeError(status: status, from: L, hasObject: count > 0, usesHandler: true)
+    }
+    return count
+  }
+}
+
+extension LuaWriter {
+  /// Writes a reference, turning a foreign one into a misuse error named by `root`.
+  mutating func write(_ reference: LuaRef, root: String) throws(LuaError) {
+    do { try write(reference) } catch {
+      throw LuaError(kind: .misuse, message: "\(root): a reference that belongs to another LuaVM")
+    }
+  }
+}

@@ -1,0 +1,159 @@
+import CLua
+import CLuaShim
+
+/// One Lua 5.4 virtual machine: a `lua_State` with only safe libraries, resource limits, and
+/// conversions to and from Swift.
+///
+/// ```swift
+/// let vm = try LuaVM()
+/// let add = try vm.load("return function(a, b) return a + b end", chunkName: "add.lua")
+/// let f = try vm.call(add, returning: LuaFunction.self)
+/// try f.call(2, 3)          // [.integer(5)]
+/// ```
+///
+/// Scripts from users run in a ``LuaSandbox`` (its own globals, `require` inside a folder); the
+/// VM's own globals are for trusted host code.
+///
+/// **Safety.** Lua raises errors with `longjmp`, which would skip the cleanup of Swift frames. So
+/// every entry into Lua goes through a protected C helper (`lua_pcall`), values are pushed by
+/// protected programs (see ``LuaWriter``), reads use only API that cannot raise, and Swift
+/// functions called from Lua report failures by status to a C trampoline, which alone raises.
+///
+/// > Important: A `LuaVM` is not thread-safe and not `Sendable`: create it and use it in one
+/// > isolation domain (for example `@MainActor`), together with every ``LuaRef``, ``LuaSandbox`` and
+/// > ``LuaThread`` made from it. Swift functions you register run synchronously inside calls on
+/// > that same domain. A closure registered with ``function(named:_:)`` must not capture the VM
+/// > strongly (use ``LuaArguments/vm``), or the VM and the closure keep each other alive.
+public final class LuaVM {
+  let host: UnsafeMutablePointer<lunar_host>
+  let mainState: OpaquePointer
+  /// The running thread: the main one, or the coroutine whose host function is running now.
+  var state: OpaquePointer
+  var spareProgram: [UInt8] = []
+  var hostModules: [String: HostModule] = [:]
+  var sandboxFactory: Int32?
+
+  /// The VM's limits; changes apply to the next call.
+  public var limits: Limits {
+    didSet { applyLimits() }
+  }
+
+  /// Receives the text of `print(...)` from sandboxed scripts (arguments joined by tabs). By
+  /// default it writes to standard output.
+  public var printHandler: (String) -> Void = { print($0) }
+
+  /// A VM with the base, string, table, math, utf8 and coroutine libraries (no io, os, debug or
+  /// package; `dofile` and `loadfile` removed).
+  ///
+  /// - Throws: ``LuaError`` of kind ``LuaError/Kind/memory`` if the state cannot be set up within
+  ///   `limits.memoryBytes`.
+  public init(limits: Limits = .default) throws(LuaError) {
+    let host = UnsafeMutablePointer<lunar_host>.allocate(capacity: 1)
+    host.initialize(to: lunar_host())
+    host.pointee.bytes_limit = limits.memoryBytes.map { size_t(max($0, 0)) } ?? 0
+    host.pointee.call = { L, context, count in LuaVM.dispatch(L!, context!, count!) }
+    host.pointee.release = { context in Unmanaged<HostFunctionBox>.fromOpaque(context!).release() }
+    guard let L = lunar_newstate(host) else {
+      host.deallocate()
+      throw LuaError(kind: .memory, message: "not enough memory to create a Lua state")
+    }
+    self.host = host
+    self.mainState = L
+    self.state = L
+    self.limits = limits
+    host.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
+    let status = lunar_openlibs(L)
+    guard status == LUA_OK else { throw takeError(status: status, from: L) }
+    applyLimits()
+  }
+
+  deinit {
+    // NB: closing runs the __gc of host functions, which releases their Swift closures.
+    lua_close(mainState)
+    host.deinitialize(count: 1)
+    host.deallocate()
+  }
+
+  private func applyLimits() {
+    host.pointee.bytes_limit = limits.memoryBytes.map { size_t(max($0, 1)) } ?? 0
+    lunar_set_instruction_limit(mainState, Int64(limits.instructionsPerCall ?? 0))
+  }
+
+  /// Bytes the VM has allocated now, as counted by its allocator.
+  public var memoryInUse: Int { Int(host.pointee.bytes_in_use) }
+
+  /// Lua's own count of its memory in use, in bytes (`collectgarbage("count") * 1024`).
+  public var garbageCollectorCount: Int {
+    Int(lunar_gc_count(mainState))
+  }
+
+  /// Runs a full garbage collection (finalizers included; their errors are ignored, as Lua 5.4
+  /// turns them into warnings).
+  public func collectGarbage() {
+    lunar_gc_collect(mainState)
+  }
+
+  static func owner(of L: OpaquePointer) -> LuaVM {
+    Unmanaged<LuaVM>.fromOpaque(lunar_host_of(L).pointee.owner).takeUnretainedValue()
+  }
+}
+
+// MARK: - Programs
+
+extension LuaVM {
+  /// A writer that reuses the VM's buffer; give it back with ``recycle(_:)``. Nested use (a host
+  /// function pushing while a call is in flight) simply gets a fresh buffer.
+  func makeWriter() -> LuaWriter {
+    var bytes: [UInt8] = []
+    swap(&bytes, &spareProgram)
+    bytes.removeAll(keepingCapacity: true)
+    return LuaWriter(bytes: bytes, owner: ObjectIdentifier(self), depthLimit: limits.dataDepth)
+  }
+
+  func recycle(_ writer: inout LuaWriter) {
+    if writer.bytes.capacity > spareProgram.capacity && writer.bytes.capacity < 1 << 20 {
+      swap(&writer.bytes, &spareProgram)
+    }
+  }
+
+  /// Pushes the values of `writer` on `L`; returns how many.
+  func push(_ writer: inout LuaWriter, on L: OpaquePointer) throws(LuaError) -> Int32 {
+    var count: Int32 = 0
+    let status = writer.bytes.withUnsafeBufferPointer { lunar_push(L, $0.baseAddress, $0.count, &count) }
+    guard status == LUA_OK else { throw takeError(status: status, from: L, hasObject: count > 0) }
+    return count
+  }
+
+  /// Pushes one value on the running thread.
+  func push(_ value: some LuaPushable) throws(LuaError) {
+    var writer = makeWriter()
+    defer { recycle(&writer) }
+    do { try value.write(to: &writer) } catch { throw LuaError(error.rooted(at: "value")) }
+    let count = try push(&writer, on: state)
+    assert(count == 1)
+  }
+
+  /// Anchors the value on top of the running thread in the registry (popping it).
+  func popReference() throws(LuaError) -> Int32 {
+    var id: Int32 = 0
+    let status = lunar_ref(state, &id)
+    guard status == LUA_OK else { throw takeError(status: status, from: state) }
+    return id
+  }
+
+  /// Releases a registry reference. `luaL_unref` writes only to slots that exist, so it does not
+  /// allocate and cannot raise.
+  func unreference(_ id: Int32) {
+    guard id != LUA_REFNIL && id != LUA_NOREF else { return }
+    luaL_unref(state, lunar_registryindex(), id)
+  }
+
+  /// Reads the value at `index` of the running thread.
+  func readValue(at index: Int32, root: String, on L: OpaquePointer? = nil) throws(LuaError) -> LuaValue {
+    let L = L ?? state
+    var reader = StackReader(state: L, depthLimit: limits.dataDepth)
+    let top = lua_gettop(L)
+    defer { lua_settop(L, top) }
+    do { return try reader.read(at: lua_absindex(L, index)) } catch { throw LuaError(error.rooted(at: root)) }
+  }
+}

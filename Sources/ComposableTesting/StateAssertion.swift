@@ -4,10 +4,14 @@ import IssueReporting
 
 extension TestStore {
   /// Compares the state the test expects with the state the feature produced, and reports a diff.
+  ///
+  /// With `requireChange`, a closure that changes nothing fails too (it asserts a change that did
+  /// not happen); ``assert(_:fileID:filePath:line:column:)`` checks the state as it is, so it does not.
   func check(
     previous: State,
     actual: State,
     update: ((inout State) throws -> Void)?,
+    requireChange: Bool = true,
     at location: EffectOrigin
   ) {
     var expected = previous
@@ -26,7 +30,7 @@ extension TestStore {
           ? "State was not expected to change, but a change occurred: …"
           : "A state change does not match expectation: …"
         fail(stateMismatch(headline, expected: expected, actual: actual), at: location)
-      } else if update != nil, expected == previous {
+      } else if requireChange, update != nil, expected == previous {
         fail(
           """
           Expected state to change, but no change occurred.

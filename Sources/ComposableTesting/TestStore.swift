@@ -99,9 +99,15 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     self.origin = EffectOrigin(fileID: fileID, filePath: filePath, line: line, column: column)
   }
 
-  isolated deinit {
-    checkNothingLeft(at: origin, ending: true)
-    runtime.cancelAll()
+  deinit {
+    // NB: Not an `isolated deinit`: that one runs without the releasing task's task-locals, so the
+    //     end-of-test failures it reports would not reach the test (Swift Testing finds the current
+    //     test through a task-local). A test store is main-actor isolated and not `Sendable`, so its
+    //     last reference is released on the main actor, in the test's own task.
+    MainActor.assumeIsolated {
+      checkNothingLeft(at: origin, ending: true)
+      runtime.cancelAll()
+    }
   }
 
   /// Sends an action and asserts how it changed state.
@@ -132,7 +138,8 @@ public final class TestStore<State: Equatable, Action: Sendable> {
           Must handle \(received.count) received \
           action\(received.count == 1 ? "" : "s") before sending an action: …
 
-          Unhandled actions: \(describe(received.map(\.action)))
+          Unhandled actions:
+          \(describe(received.map(\.action)))
 
           To handle them, assert with "receive", or skip them with "skipReceivedActions".
           """,
@@ -148,7 +155,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
       previous: previous, actual: actual, update: updateStateToExpectedResult, at: location
     )
     asserted = actual
-    let tasks = runtime.start(effect)
+    let tasks = start(effect)
     await Task.megaYield()
     return TestStoreTask(tasks: tasks, store: self)
   }
@@ -166,7 +173,10 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     column: UInt = #column
   ) {
     let location = EffectOrigin(fileID: fileID, filePath: filePath, line: line, column: column)
-    check(previous: asserted, actual: live, update: updateStateToExpectedResult, at: location)
+    check(
+      previous: asserted, actual: live, update: updateStateToExpectedResult, requireChange: false,
+      at: location
+    )
     asserted = live
   }
 
@@ -176,14 +186,29 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     }
   }
 
+  /// Starts the effects of a sent action. Actions they send synchronously are reduced afterwards.
+  private func start(_ effect: Effect<Action>) -> [Task<Void, Never>] {
+    guard !isDeliveringEffectActions else { return runtime.start(effect) }
+    isDeliveringEffectActions = true
+    defer { isDeliveringEffectActions = false }
+    let tasks = runtime.start(effect)
+    deliverEffectActions()
+    return tasks
+  }
+
   /// An action sent by an effect: reduced at once (as a store would), and recorded for `receive`.
   private func receiveFromEffect(_ action: Action) {
-    // NB: Actions sent while another is being delivered (a `.send` returned for a received action)
-    //     are queued, as `Store` queues them, so tests receive them in the order a store reduces them.
+    // NB: Actions sent while effects are being started (`.send`, or a `.send` returned for a received
+    //     action) are queued, as `Store` queues them, so tests receive them in the order a store
+    //     reduces them: breadth first.
     effectActions.append(action)
     guard !isDeliveringEffectActions else { return }
     isDeliveringEffectActions = true
     defer { isDeliveringEffectActions = false }
+    deliverEffectActions()
+  }
+
+  private func deliverEffectActions() {
     var index = 0
     while index < effectActions.count {
       let next = effectActions[index]

@@ -68,7 +68,13 @@ let package = Package(
     ),
     .target(
       name: "LuaFeatures",
-      dependencies: ["Composable", "ComposableTesting", "LuaBridge"]
+      dependencies: [
+        "Composable",
+        "ComposableTesting",
+        "LuaBridge",
+        .product(name: "Dependencies", package: "swift-dependencies"),
+        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+      ]
     ),
     .executableTarget(
       name: "lunar",
@@ -88,6 +94,18 @@ let package = Package(
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "Dependencies", package: "swift-dependencies"),
         .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+      ]
+    ),
+    .testTarget(
+      name: "LuaFeaturesTests",
+      dependencies: [
+        "LuaFeatures",
+        "LuaBridge",
+        "Composable",
+        "ComposableTesting",
+        .product(name: "Clocks", package: "swift-clocks"),
+        .product(name: "Dependencies", package: "swift-dependencies"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
     ),

@@ -1,0 +1,59 @@
+import Composable
+import Dependencies
+import LuaBridge
+
+/// A cancellation id from Lua (`"search"`, `3`): kept apart from Swift ids of equal value.
+struct LuaEffectID: Hashable, Sendable {
+  let value: LuaValue
+}
+
+extension LuaFeatureInstance {
+  /// Turns an effect description from the prelude into the core's effect.
+  func translate(_ description: LuaValue, action: LuaValue) throws -> Effect<LuaValue> {
+    guard case let .table(fields) = description else {
+      if description.isNil { return .none }
+      throw malformed("an effect description must be a table, got \(description.typeName)", action)
+    }
+    func field(_ name: String) -> LuaValue { fields[LuaString(name)] ?? .nil }
+    func seconds() throws -> Duration {
+      guard let value = field("seconds").numberValue, value.isFinite, value >= 0 else {
+        throw malformed("a duration must be a finite number of seconds ≥ 0", action)
+      }
+      return .seconds(value)
+    }
+    switch field("kind").stringValue {
+    case "none":
+      return .none
+    case "send":
+      return .send(field("action"))
+    case "run":
+      guard let handle = field("handle").integerValue else { throw malformed("fx.run without a handle", action) }
+      let origin = field("origin").stringValue ?? "?"
+      return .run { @MainActor [weak self] send in
+        await self?.drive(handle: handle, origin: origin, send: send)
+      }
+    case "merge", "concat":
+      let members = try (field("effects").arrayValue ?? []).map { try translate($0, action: action) }
+      return field("kind").stringValue == "merge" ? .merge(members) : .concatenate(members)
+    case "cancellable":
+      let inner = try translate(field("effect"), action: action)
+      return inner.cancellable(id: LuaEffectID(value: field("id")), cancelInFlight: field("cancelInFlight").boolValue ?? false)
+    case "cancel":
+      return .cancel(id: LuaEffectID(value: field("id")))
+    case "debounce":
+      @Dependency(\.continuousClock) var clock
+      return Effect.send(field("action"))
+        .debounce(id: LuaEffectID(value: field("id")), for: try seconds(), clock: clock)
+    case "throttle":
+      @Dependency(\.continuousClock) var clock
+      return Effect.send(field("action"))
+        .throttle(id: LuaEffectID(value: field("id")), for: try seconds(), clock: clock, latest: field("latest").boolValue ?? false)
+    default:
+      throw malformed("unknown effect kind \(field("kind"))", action)
+    }
+  }
+
+  private func malformed(_ message: String, _ action: LuaValue) -> LuaFeatureError {
+    LuaFeatureError(kind: .malformedEffect, feature: feature.name, message: message, action: action)
+  }
+}

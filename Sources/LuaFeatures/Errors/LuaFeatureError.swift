@@ -1,0 +1,112 @@
+import LuaBridge
+
+/// Something a Lua feature did wrong, as the host reports it: what failed, where (`file:line`), in
+/// which feature, for which action, and Lua's traceback.
+///
+/// ```
+/// error: Counter: counter.lua:12: attempt to perform arithmetic on a nil value (field 'count')
+///   while reducing: {type = "increment"}
+///   state left unchanged
+/// ```
+///
+/// A reducer that fails leaves its state exactly as it was; an effect that fails ends alone. The
+/// store goes on either way.
+public struct LuaFeatureError: Error, Sendable, CustomStringConvertible {
+  /// What was running when it failed.
+  public enum Kind: String, Sendable, Hashable {
+    /// Loading the script: a syntax error, an error at load time, or a script that does not return
+    /// `lunar.feature { … }`.
+    case load
+    /// The reducer raised, ran out of its instruction budget or memory, or put something that is
+    /// not data (a function, a cycle) in state. State was rolled back.
+    case reducer
+    /// The reducer returned something that is not an effect. State was rolled back.
+    case malformedEffect
+    /// An effect raised (outside a `catch`), or sent a malformed action. The effect ended.
+    case effect
+    /// A dependency was misused: unknown, or called with arguments it cannot decode.
+    case dependency
+    /// Hot reload's `migrate(state)` failed. The old reducer and state were kept.
+    case migration
+  }
+
+  /// What was running.
+  public var kind: Kind
+  /// The feature's name (`Counter`).
+  public var feature: String
+  /// The message, with Lua's `file:line:` prefix when there is one.
+  public var message: String
+  /// The script file of the failing line.
+  public var file: String?
+  /// The failing line.
+  public var line: Int?
+  /// Lua's traceback, when known.
+  public var traceback: String?
+  /// The action being reduced, or the action an effect tried to send.
+  public var action: LuaValue?
+  /// The kind of the underlying Lua failure (`instructionLimit`, `memory`, …), when there is one.
+  public var luaKind: LuaError.Kind?
+
+  /// An error from its parts.
+  public init(
+    kind: Kind, feature: String, message: String, file: String? = nil, line: Int? = nil,
+    traceback: String? = nil, action: LuaValue? = nil, luaKind: LuaError.Kind? = nil
+  ) {
+    self.kind = kind
+    self.feature = feature
+    self.message = message
+    self.file = file
+    self.line = line
+    self.traceback = traceback
+    self.action = action
+    self.luaKind = luaKind
+  }
+
+  /// Wraps a Lua error raised while running `feature`.
+  init(_ error: LuaError, kind: Kind, feature: String, action: LuaValue? = nil) {
+    var message = error.message
+    switch error.kind {
+    case .instructionLimit:
+      message = "ran out of its instruction budget (an endless loop?): \(error.message)"
+    case .memory:
+      message = "ran out of memory: \(error.message)"
+    case .stackOverflow:
+      message = "stack overflow (endless recursion?): \(error.message)"
+    default:
+      break
+    }
+    self.init(
+      kind: kind, feature: feature, message: message, file: error.file, line: error.line,
+      traceback: error.traceback, action: action, luaKind: error.kind
+    )
+  }
+
+  /// `file:line`, when known.
+  public var location: String? {
+    guard let file else { return nil }
+    return line.map { "\(file):\($0)" } ?? file
+  }
+
+  public var description: String {
+    var lines = ["error: \(feature): \(message)"]
+    if let action {
+      switch kind {
+      case .reducer, .malformedEffect:
+        lines.append("  while reducing: \(action)")
+      case .effect:
+        lines.append("  action: \(action)")
+      default:
+        break
+      }
+    }
+    switch kind {
+    case .reducer, .malformedEffect: lines.append("  state left unchanged")
+    case .migration: lines.append("  kept the running version and its state")
+    default: break
+    }
+    if let traceback, !traceback.isEmpty {
+      lines.append(traceback.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
+    }
+    return lines.joined(separator: "\n")
+  }
+}

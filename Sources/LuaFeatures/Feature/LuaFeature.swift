@@ -1,0 +1,127 @@
+import Foundation
+import LuaBridge
+
+/// A feature loaded from a Lua script: its name, initial state, reducer, and optional view and
+/// migration.
+///
+/// ```swift
+/// let host = try LuaFeatureHost()
+/// let counter = try host.load(FeatureLocation(resolving: "examples/counter"))
+/// let store = Store(initialState: counter.initialState) { counter.reducer() }
+/// ```
+///
+/// Load it with ``LuaFeatureHost/load(_:)`` or ``LuaFeatureHost/load(source:chunkName:root:)``.
+@MainActor
+public final class LuaFeature {
+  /// The `name` the script gave.
+  public let name: String
+  /// The script's `initial` state.
+  public let initialValue: LuaValue
+  /// Where it was loaded from, when it came from a file.
+  public let location: FeatureLocation?
+  /// The files the script loaded (itself and what it `require`d): what hot reload watches.
+  public let loadedFiles: [URL]
+  /// `file:line` of its `reduce` function.
+  public let origin: String
+
+  let host: LuaFeatureHost
+  let sandbox: LuaSandbox
+  let reduce: LuaFunction
+  let view: LuaFunction?
+  let migrate: LuaFunction?
+
+  init(
+    host: LuaFeatureHost, sandbox: LuaSandbox, table: LuaTable, location: FeatureLocation?
+  ) throws(LuaError) {
+    self.host = host
+    self.sandbox = sandbox
+    self.location = location
+    self.name = try table.get("name", as: String.self)
+    self.initialValue = try table.get("initial")
+    self.reduce = try table.get("reduce", as: LuaFunction.self)
+    self.view = try table.get("view", as: LuaFunction?.self)
+    self.migrate = try table.get("migrate", as: LuaFunction?.self)
+    self.origin = try table.get("origin", as: String.self)
+    self.loadedFiles = sandbox.loadedFiles
+  }
+
+  /// The initial state, ready for a store.
+  public var initialState: LuaState { LuaState(initialValue) }
+
+  /// A reducer running this feature. Each call makes a new instance, with its own resident state
+  /// and dependencies: give each store its own.
+  ///
+  /// - Parameter dependencyOverrides: Lua functions replacing dependencies by dotted name, for tests.
+  public func reducer(dependencyOverrides: LuaTable? = nil) -> LuaReducer {
+    LuaReducer(instance: LuaFeatureInstance(feature: self, dependencyOverrides: dependencyOverrides))
+  }
+
+  /// The feature's own text rendering of `state` (its `view` function), or `nil` without one.
+  ///
+  /// - Throws: ``LuaFeatureError`` when `view` fails or returns something other than a string.
+  public func render(_ state: LuaState) throws(LuaFeatureError) -> String? {
+    guard let view else { return nil }
+    do {
+      let text = try host.vm.call(view, state.value, returning: String?.self)
+      guard let text else {
+        throw LuaFeatureError(kind: .reducer, feature: name, message: "view(state) must return a string")
+      }
+      return text
+    } catch let error as LuaError {
+      throw LuaFeatureError(error, kind: .reducer, feature: name)
+    } catch {
+      throw error as! LuaFeatureError
+    }
+  }
+}
+
+extension LuaFeatureHost {
+  /// Loads the feature at `location` in a fresh sandbox rooted at its folder.
+  ///
+  /// - Throws: ``LuaFeatureError`` of kind `.load`: a syntax error (with `file:line`), an error
+  ///   raised while loading, or a script that does not return `lunar.feature { … }`.
+  public func load(_ location: FeatureLocation) throws(LuaFeatureError) -> LuaFeature {
+    let name = location.script.lastPathComponent
+    do {
+      let sandbox = try vm.makeSandbox(.init(root: location.root, randomSeed: randomSeed))
+      let chunk = try sandbox.loadFile(name)
+      return try finishLoading(chunk, sandbox: sandbox, chunkName: name, location: location)
+    } catch let error as LuaError {
+      throw LuaFeatureError(error, kind: .load, feature: name)
+    } catch {
+      throw error as! LuaFeatureError
+    }
+  }
+
+  /// Loads a feature from source text (for tests and embedding hosts).
+  ///
+  /// - Parameters:
+  ///   - chunkName: How errors name the script (`counter.lua:12:`).
+  ///   - root: The folder `require` resolves modules in, if any.
+  public func load(source: String, chunkName: String, root: URL? = nil) throws(LuaFeatureError) -> LuaFeature {
+    do {
+      let sandbox = try vm.makeSandbox(.init(root: root, randomSeed: randomSeed))
+      let chunk = try sandbox.load(source, chunkName: chunkName)
+      return try finishLoading(chunk, sandbox: sandbox, chunkName: chunkName, location: nil)
+    } catch let error as LuaError {
+      throw LuaFeatureError(error, kind: .load, feature: chunkName)
+    } catch {
+      throw error as! LuaFeatureError
+    }
+  }
+
+  private func finishLoading(
+    _ chunk: LuaFunction, sandbox: LuaSandbox, chunkName: String, location: FeatureLocation?
+  ) throws -> LuaFeature {
+    let result = try vm.call(chunk, returning: LuaRef?.self)
+    guard let result, try vm.call(prelude.isFeature, result, returning: Bool.self), let table = result.table else {
+      let got = try result.map { ref throws(LuaError) in ref.type.rawValue } ?? "nothing"
+      throw LuaFeatureError(
+        kind: .load, feature: chunkName,
+        message: "\(chunkName) must return lunar.feature { name = …, initial = {…}, reduce = function … }, but returned \(got)",
+        file: chunkName
+      )
+    }
+    return try LuaFeature(host: self, sandbox: sandbox, table: table, location: location)
+  }
+}

@@ -1,0 +1,114 @@
+import Composable
+import Dependencies
+import LuaBridge
+
+/// One running copy of a feature: its resident state table in the VM, its `deps`, its effects.
+@MainActor
+final class LuaFeatureInstance {
+  let feature: LuaFeature
+  let dependencyOverrides: LuaTable?
+  private var resident: LuaRef?
+  private var dependencies: LuaTable?
+  private var version: UInt64 = 0
+  /// The coroutines of running effects, closed when the instance goes away.
+  var threads: [ObjectIdentifier: LuaThread] = [:]
+
+  var host: LuaFeatureHost { feature.host }
+  var vm: LuaVM { feature.host.vm }
+
+  init(feature: LuaFeature, dependencyOverrides: LuaTable?) {
+    self.feature = feature
+    self.dependencyOverrides = dependencyOverrides
+  }
+
+  isolated deinit {
+    for thread in threads.values { thread.close() }
+  }
+
+  func reduce(into state: inout LuaState, action: LuaValue) -> Effect<LuaValue> {
+    let prelude = host.prelude
+    do {
+      let resident = try residentTable(for: state)
+      let deps = try dependencyTable()
+      let results = try vm.call(prelude.reduce, feature.reduce, resident, action, deps)
+      do {
+        let effect = try translate(results.first ?? .nil, action: action)
+        let patches = try plan(results.count > 1 ? results[1] : .nil, state: state, resident: resident)
+        try vm.call(prelude.commit)
+        for (patch, reread) in patches { state.storage.apply(patch, reread: reread) }
+        version &+= 1
+        state.residency = LuaState.Residency(instance: ObjectIdentifier(self), version: version)
+        return effect
+      } catch {
+        _ = try? vm.call(prelude.rollback)
+        throw error
+      }
+    } catch let error as LuaError {
+      _ = try? vm.call(prelude.rollback)
+      host.report(LuaFeatureError(error, kind: .reducer, feature: feature.name, action: action))
+    } catch var error as LuaFeatureError {
+      _ = try? vm.call(prelude.rollback)
+      error.action = error.action ?? action
+      host.report(error)
+    } catch {
+      _ = try? vm.call(prelude.rollback)
+      host.report(LuaFeatureError(kind: .reducer, feature: feature.name, message: "\(error)", action: action))
+    }
+    return .none
+  }
+
+  /// The resident table mirroring `state`, pushing `state` into the VM when it is not the one the
+  /// last action produced (a new store, or state set from Swift).
+  private func residentTable(for state: LuaState) throws(LuaError) -> LuaRef {
+    if let resident, state.residency == LuaState.Residency(instance: ObjectIdentifier(self), version: version) {
+      return resident
+    }
+    let table = try vm.reference(state.storage)
+    guard table.type == .table else {
+      throw LuaError(kind: .conversion, message: "the state of \(feature.name) must be a table, got \(state.storage.typeName)")
+    }
+    resident = table
+    return table
+  }
+
+  private func dependencyTable() throws(LuaError) -> LuaTable {
+    if let dependencies { return dependencies }
+    let table = try host.makeDependencies(overrides: dependencyOverrides)
+    dependencies = table
+    return table
+  }
+
+  /// Reads the journal's changes and plans the snapshot's patches; reads containers whose shape
+  /// changed now, so that applying cannot fail.
+  private func plan(
+    _ changesValue: LuaValue, state: LuaState, resident: LuaRef
+  ) throws(LuaError) -> [(StatePatch, LuaValue?)] {
+    guard case let .array(entries) = changesValue else { return [] }
+    var changes: [StateChange] = []
+    changes.reserveCapacity(entries.count)
+    for entry in entries {
+      let path = entry[LuaString("path")].arrayValue ?? []
+      changes.append(StateChange(path: path, key: entry[LuaString("key")].normalizedKey, value: entry[LuaString("value")]))
+    }
+    var result: [(StatePatch, LuaValue?)] = []
+    for patch in StatePatch.plan(changes, on: state.storage) {
+      switch patch {
+      case let .replace(path):
+        result.append((patch, try vm.call(host.prelude.valueAt, resident, LuaValue.array(path), returning: LuaValue.self)))
+      case .replaceAll:
+        result.append((patch, try resident.value()))
+      default:
+        result.append((patch, nil))
+      }
+    }
+    return result
+  }
+}
+
+extension LuaValue {
+  /// Integral floats used as keys are integers in Lua (`t[1.0]` is `t[1]`).
+  var normalizedKey: LuaValue {
+    if case let .number(number) = self, let integer = Int64(exactly: number) { return .integer(integer) }
+    return self
+  }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import IssueReporting
+import LuaBridge
+
+/// A Lua VM set up to run features: the `lunar` module, the host's dependencies, and the limits
+/// that keep a broken script from taking the host down.
+///
+/// ```swift
+/// let host = try LuaFeatureHost()
+/// let counter = try host.load(FeatureLocation(resolving: "examples/counter"))
+/// let store = Store(initialState: counter.initialState) { counter.reducer() }
+/// store.send(["type": "increment"])
+/// ```
+///
+/// ## Isolation
+///
+/// A host and everything loaded from it live on the **main actor**, like ``Composable/Store``: a
+/// Lua VM must only be touched by one thread, and the main actor is the owner every store already
+/// uses. Effects run their Lua coroutines there too, between actions; only the asynchronous
+/// dependencies they await run elsewhere.
+///
+/// > Important: Features sharing a host share its VM and memory ceiling, but never globals: each
+/// > script runs in its own sandbox.
+@MainActor
+public final class LuaFeatureHost {
+  /// The VM.
+  public let vm: LuaVM
+  /// The Swift functions features reach through `deps`. Changes apply to features loaded later.
+  public var dependencies: LuaDependencies
+  /// Receives every error of every feature of this host. By default, errors are reported as issues
+  /// (failing the test in progress, or printed as a warning outside tests).
+  public var onError: @MainActor (LuaFeatureError) -> Void = { error in
+    reportIssue(error.description)
+  }
+  /// The seed of `math.random` for features loaded from now on.
+  public var randomSeed: UInt64
+
+  let prelude: Prelude
+
+  /// Creates a host.
+  ///
+  /// - Parameters:
+  ///   - limits: The VM's instruction budget per call and memory ceiling.
+  ///   - dependencies: What `deps` holds.
+  ///   - randomSeed: The seed of `math.random`.
+  public init(
+    limits: LuaVM.Limits = .default,
+    dependencies: LuaDependencies = .builtIn,
+    randomSeed: UInt64 = 0
+  ) throws(LuaFeatureError) {
+    do {
+      self.vm = try LuaVM(limits: limits)
+      self.prelude = try Prelude(vm: vm)
+    } catch {
+      throw LuaFeatureError(error, kind: .load, feature: "lunar")
+    }
+    self.dependencies = dependencies
+    self.randomSeed = randomSeed
+  }
+
+  func report(_ error: LuaFeatureError) {
+    onError(error)
+  }
+
+  /// The `deps` table for a feature instance: `overrides` (Lua functions by dotted name) win.
+  func makeDependencies(overrides: LuaTable? = nil) throws(LuaError) -> LuaTable {
+    let syncFunctions = try vm.newTable()
+    var asyncNames: [LuaValue] = []
+    for name in dependencies.names {
+      switch dependencies.functions[name]! {
+      case let .sync(function):
+        let hostFunction = try vm.function(named: "deps.\(name)") { arguments in
+          var values: [LuaValue] = []
+          for position in 0..<arguments.count { values.append(try arguments.value(position + 1)) }
+          return .value(try function(values))
+        }
+        try syncFunctions.set(name, hostFunction)
+      case .async:
+        asyncNames.append(.text(name))
+      }
+    }
+    return try vm.call(prelude.makeDeps, syncFunctions, LuaValue.array(asyncNames), overrides, returning: LuaTable.self)
+  }
+}
+
+/// The prelude's host functions, held by reference so hot calls skip global lookups.
+@MainActor
+struct Prelude {
+  let lunar: LuaTable
+  let reduce: LuaFunction
+  let rollback: LuaFunction
+  let commit: LuaFunction
+  let valueAt: LuaFunction
+  let takeHandle: LuaFunction
+  let dropHandle: LuaFunction
+  let effectBody: LuaFunction
+  let isFeature: LuaFunction
+  let makeDeps: LuaFunction
+  let sendTag: String
+  let callTag: String
+  static let moduleGlobal = "__lunar_module"
+
+  init(vm: LuaVM) throws(LuaError) {
+    let chunk = try vm.load(LunarPrelude.source, chunkName: LunarPrelude.chunkName)
+    let whereDefined = try vm.function(named: "whereDefined") { arguments in
+      let function = try arguments.function(1)
+      guard let location = function.sourceLocation else { return .value("?") }
+      return .value("\(location.file):\(location.line)")
+    }
+    let tables = try vm.call(chunk, whereDefined, returning: LuaTable.self)
+    let lunar = try tables.get("lunar", as: LuaTable.self)
+    let host = try tables.get("host", as: LuaTable.self)
+    self.lunar = lunar
+    func function(_ name: String) throws(LuaError) -> LuaFunction {
+      try host.get(name, as: LuaFunction.self)
+    }
+    self.reduce = try function("reduce")
+    self.rollback = try function("rollback")
+    self.commit = try function("commit")
+    self.valueAt = try function("valueAt")
+    self.takeHandle = try function("takeHandle")
+    self.dropHandle = try function("dropHandle")
+    self.effectBody = try function("effectBody")
+    self.isFeature = try function("isFeature")
+    self.makeDeps = try function("makeDeps")
+    self.sendTag = try host.get("SEND", as: String.self)
+    self.callTag = try host.get("CALL", as: String.self)
+    // NB: The loader finds the module through the VM's own globals (out of every sandbox's reach)
+    //     rather than capturing it: a closure stored in the VM holding a reference to the VM would
+    //     keep both alive forever.
+    try vm.globals().set(Self.moduleGlobal, lunar)
+    let loader = try vm.function(named: "lunar") { arguments in
+      .value(try arguments.vm.globals().get(Self.moduleGlobal, as: LuaTable.self))
+    }
+    try vm.registerModule("lunar", loader: loader)
+  }
+}

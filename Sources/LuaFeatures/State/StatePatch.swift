@@ -1,0 +1,181 @@
+import LuaBridge
+
+/// One write the reducer made, as the journal reports it: `path[key] = value`.
+struct StateChange {
+  /// The keys from the root of the state to the written table.
+  var path: [LuaValue]
+  var key: LuaValue
+  /// The final value at `path[key]`, read after the reducer returned.
+  var value: LuaValue
+}
+
+/// How to bring a snapshot up to date: computed before anything is changed (reading from Lua can
+/// fail), then applied, which cannot.
+enum StatePatch {
+  /// Set (or, for `.nil`, remove) one key of a keyed table.
+  case setField(path: [LuaValue], key: LuaString, value: LuaValue)
+  /// Set an element of an array in place (0-based).
+  case setElement(path: [LuaValue], index: Int, value: LuaValue)
+  /// Append to an array.
+  case append(path: [LuaValue], value: LuaValue)
+  /// Remove an array's last element.
+  case removeLast(path: [LuaValue])
+  /// Replace the value at `path` with a fresh read of it (the shape changed: an array grew a hole,
+  /// a keyed table got integer keys, …).
+  case replace(path: [LuaValue])
+  /// Replace the whole state with a fresh read.
+  case replaceAll
+
+  var path: [LuaValue] {
+    switch self {
+    case let .setField(path, _, _), let .setElement(path, _, _), let .append(path, _),
+      let .removeLast(path), let .replace(path):
+      return path
+    case .replaceAll:
+      return []
+    }
+  }
+
+  /// Plans the patches for `changes` against `snapshot`. Changes inside the subtree of another
+  /// change are dropped: the outer change's final value already holds them.
+  static func plan(_ changes: [StateChange], on snapshot: LuaValue) -> [StatePatch] {
+    // NB: prefix lookups in a set keep this linear in the number of changes times their depth:
+    //     `table.sort` on a long array journals one write per element.
+    let written = Set(changes.map { $0.path + [$0.key] })
+    var patches: [StatePatch] = []
+    for change in changes {
+      let covered = (1...change.path.count + 1).dropLast().contains { length in
+        written.contains(Array(change.path.prefix(length)))
+      }
+      if covered { continue }
+      guard let patch = patch(for: change, on: snapshot) else { return [.replaceAll] }
+      patches.append(patch)
+    }
+    // NB: a container that is re-read whole already includes the other writes inside it.
+    let replaced = patches.compactMap { patch -> [LuaValue]? in
+      if case let .replace(path) = patch { return path }
+      return nil
+    }
+    guard !replaced.isEmpty else { return patches }
+    let replacedSet = Set(replaced)
+    func isInsideReplaced(_ path: [LuaValue], strictly: Bool) -> Bool {
+      let lengths = strictly ? Array(0..<path.count) : Array(0...path.count)
+      return lengths.contains { replacedSet.contains(Array(path.prefix($0))) }
+    }
+    var result: [StatePatch] = []
+    var seen: Set<[LuaValue]> = []
+    for patch in patches {
+      if case let .replace(path) = patch {
+        if isInsideReplaced(path, strictly: true) { continue }
+        if seen.insert(path).inserted { result.append(patch) }
+      } else if !isInsideReplaced(patch.path, strictly: false) {
+        result.append(patch)
+      }
+    }
+    return result
+  }
+
+  private static func patch(for change: StateChange, on snapshot: LuaValue) -> StatePatch? {
+    guard let container = snapshot.value(at: change.path) else { return nil }
+    switch (container, change.key) {
+    case let (.table, .string(key)):
+      return .setField(path: change.path, key: key, value: change.value)
+    case let (.array(elements), .integer(position)):
+      let count = Int64(elements.count)
+      if change.value.isNil {
+        if position == count, count == 1 || !elements[elements.count - 2].isNil {
+          return .removeLast(path: change.path)
+        }
+        return .replace(path: change.path)
+      }
+      if position >= 1, position <= count {
+        return .setElement(path: change.path, index: Int(position - 1), value: change.value)
+      }
+      if position == count + 1 {
+        return .append(path: change.path, value: change.value)
+      }
+      return .replace(path: change.path)
+    case (.table, _), (.array, _):
+      return .replace(path: change.path)
+    default:
+      return nil
+    }
+  }
+}
+
+extension LuaValue {
+  /// The value at `path` (keys from the root), when every step exists.
+  func value(at path: [LuaValue]) -> LuaValue? {
+    var current = self
+    for key in path {
+      switch (current, key) {
+      case let (.table(fields), .string(name)):
+        guard let next = fields[name] else { return nil }
+        current = next
+      case let (.array(elements), .integer(position)):
+        guard position >= 1, position <= Int64(elements.count) else { return nil }
+        current = elements[Int(position - 1)]
+      default:
+        return nil
+      }
+    }
+    return current
+  }
+
+  /// Mutates the value at `path` in place, without copying the containers on the way (each is
+  /// taken out of its parent while it is changed, so it stays uniquely referenced).
+  mutating func modify(at path: ArraySlice<LuaValue>, _ body: (inout LuaValue) -> Void) {
+    guard let key = path.first else { return body(&self) }
+    switch (self, key) {
+    case (.table(var fields), .string(let name)):
+      self = .nil
+      if fields[name] != nil { fields[name]!.modify(at: path.dropFirst(), body) }
+      self = .table(fields)
+    case (.array(var elements), .integer(let position)):
+      self = .nil
+      let index = Int(position - 1)
+      if elements.indices.contains(index) { elements[index].modify(at: path.dropFirst(), body) }
+      self = .array(elements)
+    default:
+      break
+    }
+  }
+
+  /// Applies a planned patch; `reread` holds the fresh values of `.replace` paths.
+  mutating func apply(_ patch: StatePatch, reread: LuaValue?) {
+    switch patch {
+    case let .setField(path, key, value):
+      modify(at: path[...]) { container in
+        guard case var .table(fields) = container else { return }
+        container = .nil
+        fields[key] = value.isNil ? nil : value
+        container = .table(fields)
+      }
+    case let .setElement(path, index, value):
+      modify(at: path[...]) { container in
+        guard case var .array(elements) = container else { return }
+        container = .nil
+        elements[index] = value
+        container = .array(elements)
+      }
+    case let .append(path, value):
+      modify(at: path[...]) { container in
+        guard case var .array(elements) = container else { return }
+        container = .nil
+        elements.append(value)
+        container = .array(elements)
+      }
+    case let .removeLast(path):
+      modify(at: path[...]) { container in
+        guard case var .array(elements) = container else { return }
+        container = .nil
+        elements.removeLast()
+        container = .array(elements)
+      }
+    case let .replace(path):
+      modify(at: path[...]) { $0 = reread ?? .nil }
+    case .replaceAll:
+      self = reread ?? .nil
+    }
+  }
+}

@@ -13,11 +13,14 @@ extension Effect {
   ///
   /// > Important: Pass the clock from a dependency (`@Dependency(\.continuousClock)`), so that tests can
   /// > use a `TestClock` and advance time instead of waiting.
-  public func debounce<C: Clock>(
+  public func debounce(
     id: some Hashable & Sendable,
-    for duration: C.Duration,
-    clock: C
+    for duration: Duration,
+    clock: any Clock<Duration>
   ) -> Self {
+    // NB: An existential rather than a generic clock: the `any Clock<Duration>` of
+    //     `@Dependency(\.continuousClock)` is not opened for a generic parameter in every context (a
+    //     closure inside `onChange`, for one), and a concrete clock converts to it anywhere.
     switch self.operation {
     case .none: return .none
     default:

@@ -12,12 +12,13 @@ extension Effect {
   /// ```
   ///
   /// The window is kept by the store running the effect, per feature instance.
-  public func throttle<C: Clock>(
+  public func throttle(
     id: some Hashable & Sendable,
-    for duration: C.Duration,
-    clock: C,
+    for duration: Duration,
+    clock: any Clock<Duration>,
     latest: Bool
   ) -> Self {
+    // NB: An existential clock, as in `debounce(id:for:clock:)`.
     switch self.operation {
     case .none: return .none
     default:

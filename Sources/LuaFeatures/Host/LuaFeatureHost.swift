@@ -98,19 +98,30 @@ struct Prelude {
   let makeDeps: LuaFunction
   let sendTag: String
   let callTag: String
+  /// The functions of `lunar.test` the test runner drives.
+  let testing: LuaTable
   static let moduleGlobal = "__lunar_module"
+  static let testModuleGlobal = "__lunar_test_module"
 
   init(vm: LuaVM) throws(LuaError) {
-    let chunk = try vm.load(LunarPrelude.source, chunkName: LunarPrelude.chunkName)
     let whereDefined = try vm.function(named: "whereDefined") { arguments in
       let function = try arguments.function(1)
       guard let location = function.sourceLocation else { return .value("?") }
       return .value("\(location.file):\(location.line)")
     }
-    let tables = try vm.call(chunk, whereDefined, returning: LuaTable.self)
-    let lunar = try tables.get("lunar", as: LuaTable.self)
-    let host = try tables.get("host", as: LuaTable.self)
-    self.lunar = lunar
+    let whereCalled = try vm.function(named: "whereCalled") { arguments in
+      let level = try arguments.integer(1)
+      guard let location = arguments.callerLocation(level: Int(level)) else { return .value("?") }
+      return .value("\(location.file):\(location.line)")
+    }
+    let moduleChunk = try vm.load(LunarModuleSource.source, chunkName: LunarModuleSource.chunkName)
+    let base = try vm.call(moduleChunk, whereDefined, returning: LuaTable.self)
+    let hostChunk = try vm.load(LunarHostSource.source, chunkName: LunarHostSource.chunkName)
+    let host = try vm.call(hostChunk, base, returning: LuaTable.self)
+    let testChunk = try vm.load(LunarTestSource.source, chunkName: LunarTestSource.chunkName)
+    let tests = try vm.call(testChunk, base, whereCalled, returning: LuaTable.self)
+
+    self.lunar = try base.get("lunar", as: LuaTable.self)
     func function(_ name: String) throws(LuaError) -> LuaFunction {
       try host.get(name, as: LuaFunction.self)
     }
@@ -125,13 +136,21 @@ struct Prelude {
     self.makeDeps = try function("makeDeps")
     self.sendTag = try host.get("SEND", as: String.self)
     self.callTag = try host.get("CALL", as: String.self)
-    // NB: The loader finds the module through the VM's own globals (out of every sandbox's reach)
-    //     rather than capturing it: a closure stored in the VM holding a reference to the VM would
-    //     keep both alive forever.
-    try vm.globals().set(Self.moduleGlobal, lunar)
-    let loader = try vm.function(named: "lunar") { arguments in
-      .value(try arguments.vm.globals().get(Self.moduleGlobal, as: LuaTable.self))
+    self.testing = try tests.get("testing", as: LuaTable.self)
+
+    // NB: The loaders find the modules through the VM's own globals (out of every sandbox's
+    //     reach) rather than capturing them: a closure stored in the VM holding a reference to the
+    //     VM would keep both alive forever.
+    let globals = try vm.globals()
+    try globals.set(Self.moduleGlobal, lunar)
+    try globals.set(Self.testModuleGlobal, try tests.get("test", as: LuaTable.self))
+    try vm.registerModule("lunar", loader: try Self.loader(vm, global: Self.moduleGlobal))
+    try vm.registerModule("lunar.test", loader: try Self.loader(vm, global: Self.testModuleGlobal))
+  }
+
+  private static func loader(_ vm: LuaVM, global: String) throws(LuaError) -> LuaFunction {
+    try vm.function(named: "require") { arguments in
+      .value(try arguments.vm.globals().get(global, as: LuaTable.self))
     }
-    try vm.registerModule("lunar", loader: loader)
   }
 }

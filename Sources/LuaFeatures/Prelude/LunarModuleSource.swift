@@ -1,0 +1,235 @@
+/// The Lua source of the `lunar` module scripts `require`: `lunar.feature` and the effect
+/// descriptions of `lunar.fx`. Returns the module and the helpers the other prelude chunks share.
+enum LunarModuleSource {
+  static let chunkName = "lunar.lua"
+
+  static let source = #"""
+-- The `lunar` module as feature scripts see it: feature definitions and effect descriptions.
+-- Host-only machinery (state proxies, journal, effect coroutines) lives in lunar_host.lua and is
+-- never reachable from a feature's sandbox.
+local whereDefined = ...       -- function(fn) -> "file.lua:12", handed in by the host (no `debug` here)
+
+local type, setmetatable, getmetatable, rawget, rawset, select, error, tostring, pairs, next =
+  type, setmetatable, getmetatable, rawget, rawset, select, error, tostring, pairs, next
+
+local lunar = {}
+local fx = {}
+
+-- Effects are named by where their function is defined ("counter.lua:12"): reducers often
+-- `return fx.run(…)`, a tail call that leaves no frame to ask for a current line.
+local function definedAt(fn)
+  return whereDefined(fn)
+end
+
+local function describe(value)
+  local t = type(value)
+  if t == "string" then return string.format("%q", value) end
+  if t == "table" then return "a table" end
+  return t == "nil" and "nil" or (t .. " " .. tostring(value))
+end
+
+---------------------------------------------------------------------------------------------------
+-- Actions
+
+local function checkAction(action, what, level)
+  if type(action) ~= "table" then
+    error(what .. " expects an action table like { type = \"increment\" }, got " .. describe(action), level + 1)
+  end
+  if type(rawget(action, "type")) ~= "string" then
+    error(what .. " expects an action with a string `type` field, got type = " .. describe(rawget(action, "type")), level + 1)
+  end
+end
+
+---------------------------------------------------------------------------------------------------
+-- Effects: descriptions only. Swift turns them into the core's effects.
+
+local Effect = {}
+Effect.__index = Effect
+Effect.__name = "lunar.effect"
+Effect.__metatable = "lunar.effect"     -- scripts cannot swap or edit it
+local effects = setmetatable({}, { __mode = "k" })
+
+local function effect(t)
+  effects[t] = true
+  return setmetatable(t, Effect)
+end
+
+local function isEffect(value)
+  return effects[value] == true
+end
+
+local function checkID(id, what, level)
+  local t = type(id)
+  if t ~= "string" and t ~= "number" and t ~= "boolean" then
+    error(what .. " expects an id that is a string, number or boolean, got " .. describe(id), level + 1)
+  end
+end
+
+local function checkSeconds(seconds, what, level)
+  if type(seconds) ~= "number" or seconds ~= seconds or seconds < 0 or seconds == math.huge then
+    error(what .. " expects a duration in seconds (a finite number ≥ 0), got " .. describe(seconds), level + 1)
+  end
+end
+
+--- fx.none: no effect.
+fx.none = effect { kind = "none" }
+
+--- fx.send(action): feed `action` back into the store immediately.
+function fx.send(action)
+  checkAction(action, "fx.send", 2)
+  return effect { kind = "send", action = action }
+end
+
+--- fx.run(fn [, { catch = fn }]): run `fn(send)` as a coroutine driven by Swift.
+function fx.run(fn, options)
+  if type(fn) ~= "function" then
+    error("fx.run expects a function(send), got " .. describe(fn), 2)
+  end
+  local catch = nil
+  if options ~= nil then
+    if type(options) ~= "table" then error("fx.run's options must be a table like { catch = fn }", 2) end
+    catch = options.catch
+    if catch ~= nil and type(catch) ~= "function" then
+      error("fx.run's catch must be a function(error, send), got " .. describe(catch), 2)
+    end
+  end
+  return effect { kind = "run", fn = fn, catch = catch, origin = definedAt(fn) }
+end
+
+local function collect(what, ...)
+  local effects = {}
+  for i = 1, select("#", ...) do
+    local e = select(i, ...)
+    if e ~= nil then
+      if not isEffect(e) then
+        error(what .. " expects effects (from lunar.fx), argument " .. i .. " is " .. describe(e), 3)
+      end
+      if e.kind ~= "none" then effects[#effects + 1] = e end
+    end
+  end
+  return effects
+end
+
+--- fx.merge(e1, e2, …): run effects at once.
+function fx.merge(...)
+  local effects = collect("fx.merge", ...)
+  if #effects == 0 then return fx.none end
+  if #effects == 1 then return effects[1] end
+  return effect { kind = "merge", effects = effects }
+end
+
+--- fx.concat(e1, e2, …): run effects one after the other.
+function fx.concat(...)
+  local effects = collect("fx.concat", ...)
+  if #effects == 0 then return fx.none end
+  if #effects == 1 then return effects[1] end
+  return effect { kind = "concat", effects = effects }
+end
+
+--- fx.cancel(id): cancel the effects running under `id` in this feature instance.
+function fx.cancel(id)
+  checkID(id, "fx.cancel", 2)
+  return effect { kind = "cancel", id = id }
+end
+
+--- fx.debounce(id, seconds, action): send `action` once `seconds` pass without another debounce of `id`.
+function fx.debounce(id, seconds, action)
+  checkID(id, "fx.debounce", 2)
+  checkSeconds(seconds, "fx.debounce", 2)
+  checkAction(action, "fx.debounce", 2)
+  return effect { kind = "debounce", id = id, seconds = seconds, action = action }
+end
+
+--- fx.throttle(id, seconds, action [, latest]): at most one action per `seconds` for `id`.
+function fx.throttle(id, seconds, action, latest)
+  checkID(id, "fx.throttle", 2)
+  checkSeconds(seconds, "fx.throttle", 2)
+  checkAction(action, "fx.throttle", 2)
+  return effect { kind = "throttle", id = id, seconds = seconds, action = action, latest = latest and true or false }
+end
+
+--- effect:cancellable(id [, { cancelInFlight = true }])
+function Effect:cancellable(id, options)
+  checkID(id, "cancellable", 2)
+  local cancelInFlight = false
+  if options ~= nil then
+    if type(options) ~= "table" then error("cancellable's options must be a table like { cancelInFlight = true }", 2) end
+    cancelInFlight = options.cancelInFlight and true or false
+  end
+  if self.kind == "none" then
+    return cancelInFlight and fx.cancel(id) or fx.none
+  end
+  return effect { kind = "cancellable", id = id, cancelInFlight = cancelInFlight, effect = self }
+end
+
+setmetatable(fx, {
+  __index = function(_, name)
+    error("lunar.fx has no effect named " .. describe(name) ..
+      " (effects: none, send, run, merge, concat, cancel, debounce, throttle)", 2)
+  end,
+})
+
+---------------------------------------------------------------------------------------------------
+-- Features
+
+local Feature = {}
+Feature.__index = Feature
+Feature.__name = "lunar.feature"
+Feature.__metatable = "lunar.feature"
+local features = setmetatable({}, { __mode = "k" })
+
+--- lunar.feature { name = …, initial = {…}, reduce = function(state, action, deps) … end }
+function lunar.feature(definition)
+  if type(definition) ~= "table" then
+    error("lunar.feature expects a table { name = …, initial = {…}, reduce = function … }", 2)
+  end
+  local name = definition.name
+  if type(name) ~= "string" or name == "" then
+    error("lunar.feature needs a `name` string", 2)
+  end
+  if type(definition.initial) ~= "table" then
+    error("feature " .. name .. " needs an `initial` state table, got " .. describe(definition.initial), 2)
+  end
+  if type(definition.reduce) ~= "function" then
+    error("feature " .. name .. " needs a `reduce = function(state, action, deps)`, got " .. describe(definition.reduce), 2)
+  end
+  for _, optional in ipairs { "view", "migrate" } do
+    if definition[optional] ~= nil and type(definition[optional]) ~= "function" then
+      error("feature " .. name .. ": `" .. optional .. "` must be a function, got " .. describe(definition[optional]), 2)
+    end
+  end
+  local feature = {}
+  for k, v in pairs(definition) do feature[k] = v end
+  feature.origin = definedAt(definition.reduce)
+  features[feature] = true
+  return setmetatable(feature, Feature)
+end
+
+local function isFeature(value)
+  return features[value] == true
+end
+
+--- A read-only view of `t`: what scripts get as `lunar` and `lunar.fx`.
+local function readonly(t, name)
+  return setmetatable({}, {
+    __index = t,
+    __newindex = function(_, key)
+      error(name .. " is read-only (tried to set " .. describe(key) .. ")", 2)
+    end,
+    __pairs = function() return next, t, nil end,
+    __metatable = name,
+  })
+end
+
+lunar.fx = readonly(fx, "lunar.fx")
+
+return {
+  lunar = readonly(lunar, "lunar"),
+  isEffect = isEffect,
+  isFeature = isFeature,
+  checkAction = checkAction,
+  describe = describe,
+  readonly = readonly,
+}
+"""#
+}

@@ -72,6 +72,8 @@ let package = Package(
         "Composable",
         "ComposableTesting",
         "LuaBridge",
+        .product(name: "Clocks", package: "swift-clocks"),
+        .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "Dependencies", package: "swift-dependencies"),
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
       ]
@@ -107,7 +109,8 @@ let package = Package(
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "Dependencies", package: "swift-dependencies"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
-      ]
+      ],
+      exclude: ["Fixtures"]
     ),
     .testTarget(
       name: "LuaBridgeTests",

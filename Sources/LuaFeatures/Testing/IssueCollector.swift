@@ -1,0 +1,44 @@
+import ConcurrencyExtras
+import IssueReporting
+
+/// Collects the issues reported while a Lua test runs (by its test stores, or by a feature's
+/// errors), attaching the Lua location of the operation in progress.
+final class IssueCollector: IssueReporter, Sendable {
+  private let state = LockIsolated<(location: String?, failures: [LuaTestFailure])>((nil, []))
+
+  /// The `file:line` that issues reported from now on belong to.
+  func at(_ location: String?) {
+    state.withValue { $0.location = location }
+  }
+
+  func record(_ message: String, location: String? = nil) {
+    state.withValue { $0.failures.append(LuaTestFailure(message: message, location: location ?? $0.location)) }
+  }
+
+  func take() -> [LuaTestFailure] {
+    state.withValue { state in
+      defer { state.failures = [] }
+      return state.failures
+    }
+  }
+
+  func reportIssue(
+    _ message: @autoclosure () -> String?,
+    severity: IssueSeverity,
+    fileID: StaticString,
+    filePath: StaticString,
+    line: UInt,
+    column: UInt
+  ) {
+    guard severity == .error else { return }
+    record(message() ?? "Issue recorded")
+  }
+
+  func expectIssue(
+    _ message: @autoclosure () -> String?,
+    fileID: StaticString,
+    filePath: StaticString,
+    line: UInt,
+    column: UInt
+  ) {}
+}

@@ -1,0 +1,105 @@
+import Clocks
+import Composable
+import ComposableTesting
+import Dependencies
+import Foundation
+import LuaBridge
+
+extension LuaTestSession {
+  /// Carries out one store operation a test asked for, and says what to resume the test with.
+  func perform(_ operation: String, _ arguments: [LuaValue]) async -> Result<LuaValue, LuaTestMisuse> {
+    func argument(_ index: Int) -> LuaValue { index < arguments.count ? arguments[index] : .nil }
+    // NB: Every operation passes its caller's `file:line` last; issues reported while it runs
+    //     point there.
+    collector.at(arguments.last?.stringValue)
+    do {
+      switch operation {
+      case "store":
+        return .success(.integer(try makeStore(
+          feature: argument(0), initial: argument(1), overrides: argument(2), exhaustive: argument(3).boolValue ?? true
+        )))
+      case "send":
+        let box = try store(argument(0))
+        await box.store.send(argument(1), assert: try expectation(argument(2)))
+      case "receive":
+        let box = try store(argument(0))
+        let expect = try expectation(argument(3))
+        switch argument(1).stringValue {
+        case "type":
+          let type = argument(2)
+          await box.store.receive({ $0[LuaString("type")] == type }, assert: expect)
+        case "action":
+          await box.store.receive(argument(2), assert: expect)
+        default:
+          guard let handle = argument(2).integerValue else { throw LuaTestMisuse(message: "bad predicate") }
+          let matches = try testing.get("matches", as: LuaFunction.self)
+          await box.store.receive({ [vm] action in
+            (try? vm.call(matches, handle, action, returning: Bool.self)) ?? false
+          }, assert: expect)
+        }
+      case "advance":
+        let box = try store(argument(0))
+        await box.clock.advance(by: .seconds(argument(1).numberValue ?? 0))
+      case "finish":
+        try await store(argument(0)).store.finish()
+      case "skipReceived":
+        try await store(argument(0)).store.skipReceivedActions(strict: false)
+      case "skipInFlight":
+        try await store(argument(0)).store.skipInFlightEffects(strict: false)
+      case "state":
+        return .success(try store(argument(0)).store.state.value)
+      default:
+        throw LuaTestMisuse(message: "unknown test store operation '\(operation)'")
+      }
+      return .success(.nil)
+    } catch let misuse as LuaTestMisuse {
+      return .failure(misuse)
+    } catch {
+      return .failure(LuaTestMisuse(message: "\(error)"))
+    }
+  }
+
+  /// A test store for the feature table behind `feature`.
+  private func makeStore(feature: LuaValue, initial: LuaValue, overrides: LuaValue, exhaustive: Bool) throws -> Int64 {
+    guard let featureHandle = feature.integerValue else { throw LuaTestMisuse(message: "test.store needs a feature") }
+    let table = try value(featureHandle, as: LuaTable.self)
+    let loaded = try LuaFeature(host: host, sandbox: sandbox, table: table, location: nil)
+    let mocks = try overrides.integerValue.map { handle throws(LuaError) in try value(handle, as: LuaTable.self) } ?? vm.newTable()
+    try requireMocks(in: mocks)
+    let reducer = loaded.reducer(dependencyOverrides: mocks)
+    let clock = TestClock()
+    let store = TestStore(initialState: LuaState(initial.isNil ? loaded.initialValue : initial)) {
+      reducer
+    } withDependencies: {
+      $0.continuousClock = clock
+      $0.uuid = .incrementing
+      $0.date = .constant(Date(timeIntervalSince1970: 0))
+    }
+    if !exhaustive { store.exhaustivity = .off }
+    return add(StoreBox(store: store, clock: clock))
+  }
+
+  /// Makes every asynchronous dependency without a mock (the clock aside, which the test controls)
+  /// fail when called: a test must never reach the network or the disk by accident.
+  private func requireMocks(in mocks: LuaTable) throws(LuaError) {
+    for name in host.dependencies.names where name != "clock.sleep" {
+      guard case .async = host.dependencies.functions[name], try mocks.get(name, as: LuaRef?.self) == nil else { continue }
+      let unmocked = try vm.function(named: "deps.\(name)") { _ in
+        throw LuaDependencyError(
+          name: name,
+          message: "is not mocked in this test: pass test.store(feature, { deps = { \(name.split(separator: ".").first ?? "") = { … } } })"
+        )
+      }
+      try mocks.set(name, unmocked)
+    }
+  }
+
+  /// The state expectation behind a handle, as a `TestStore` assertion.
+  private func expectation(_ handle: LuaValue) throws -> ((inout LuaState) throws -> Void)? {
+    guard let handle = handle.integerValue else { return nil }
+    let expect = try testing.get("expect", as: LuaFunction.self)
+    return { [vm] state in
+      state.value = try vm.call(expect, handle, state.value, returning: LuaValue.self)
+    }
+  }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import IssueReporting
+import LuaBridge
+
+/// Runs the tests of a `*_test.lua` file and returns their results: what `lunar test` uses.
+///
+/// ```swift
+/// let runner = LuaTestRunner(dependencies: .builtIn)
+/// let results = await runner.run(file: URL(fileURLWithPath: "examples/counter/counter_test.lua"))
+/// for result in results where !result.passed {
+///   print(result.name, result.failures)
+/// }
+/// ```
+///
+/// A test file declares tests with `lunar.test`:
+///
+/// ```lua
+/// local test = require "lunar.test"
+/// local Counter = require "counter"
+///
+/// test("incrementing", function()
+///   local store = test.store(Counter)
+///   store:send({ type = "increment" }, function(state) state.count = 1 end)
+/// end)
+/// ```
+///
+/// Each test gets fresh stores, a test clock (`store:advance(seconds)`), `deps.uuid()` counting
+/// from `00000000-0000-0000-0000-000000000000`, and `deps.now()` at 0. Asynchronous dependencies
+/// other than the clock must be mocked (`test.store(feature, { deps = { … } })`): an unmocked one
+/// fails the test.
+@MainActor
+public struct LuaTestRunner {
+  /// The dependencies the features under test are loaded with.
+  public var dependencies: LuaDependencies
+  /// The VM limits of each test file.
+  public var limits: LuaVM.Limits
+
+  /// A runner.
+  public init(dependencies: LuaDependencies = .builtIn, limits: LuaVM.Limits = .default) {
+    self.dependencies = dependencies
+    self.limits = limits
+  }
+
+  /// Runs the tests of `file` whose name contains `filter` (all when `nil`).
+  public func run(file: URL, filter: String? = nil) async -> [LuaTestResult] {
+    let name = file.lastPathComponent
+    let collector = IssueCollector()
+    let session: LuaTestSession
+    do {
+      session = try LuaTestSession(file: file, dependencies: dependencies, limits: limits, collector: collector)
+    } catch {
+      return [
+        LuaTestResult(
+          name: "(loading \(name))", file: file.path, declaredAt: name,
+          failures: [LuaTestFailure(message: "\(error)", location: nil)], duration: .zero
+        )
+      ]
+    }
+    var results: [LuaTestResult] = []
+    for test in session.tests where filter.map({ test.name.contains($0) }) ?? true {
+      let clock = ContinuousClock()
+      let start = clock.now
+      await withIssueReporters([collector]) {
+        await session.run(test)
+      }
+      results.append(
+        LuaTestResult(
+          name: test.name, file: file.path, declaredAt: test.declaredAt,
+          failures: collector.take(), duration: start.duration(to: clock.now)
+        )
+      )
+    }
+    return results
+  }
+}

@@ -1,0 +1,133 @@
+import Clocks
+import Composable
+import ComposableTesting
+import Dependencies
+import Foundation
+import LuaBridge
+
+/// One test file loaded in its own host, and the state of the test in progress.
+@MainActor
+final class LuaTestSession {
+  struct Test {
+    let name: String
+    let declaredAt: String
+    let function: LuaFunction
+  }
+
+  /// A store created by `test.store`.
+  final class StoreBox {
+    let store: TestStore<LuaState, LuaValue>
+    let clock: TestClock<Duration>
+
+    init(store: TestStore<LuaState, LuaValue>, clock: TestClock<Duration>) {
+      self.store = store
+      self.clock = clock
+    }
+  }
+
+  let host: LuaFeatureHost
+  let sandbox: LuaSandbox
+  let collector: IssueCollector
+  private(set) var tests: [Test] = []
+  private var stores: [Int64: StoreBox] = [:]
+  private var nextStore: Int64 = 1
+  var vm: LuaVM { host.vm }
+  var testing: LuaTable { host.prelude.testing }
+
+  init(file: URL, dependencies: LuaDependencies, limits: LuaVM.Limits, collector: IssueCollector) throws {
+    self.collector = collector
+    host = try LuaFeatureHost(limits: limits, dependencies: dependencies)
+    host.onError = { [collector] error in
+      collector.record(error.description, location: error.location)
+    }
+    do {
+      sandbox = try host.vm.makeSandbox(.init(root: file.deletingLastPathComponent(), randomSeed: 0))
+      let chunk = try sandbox.loadFile(file.lastPathComponent)
+      try host.vm.call(chunk)
+      let declared = try host.vm.call(testing.get("take", as: LuaFunction.self), returning: LuaTable.self)
+      for index in 1...max(declared.count, 1) where index <= declared.count {
+        let entry = try declared.get(index, as: LuaTable.self)
+        let handle = try entry.get("fn", as: Int64.self)
+        tests.append(
+          Test(
+            name: try entry.get("name", as: String.self),
+            declaredAt: try entry.get("at", as: String.self),
+            function: try value(handle, as: LuaFunction.self)
+          )
+        )
+      }
+    } catch {
+      throw LuaFeatureError(error, kind: .load, feature: file.lastPathComponent)
+    }
+  }
+
+  /// Runs one test to its end, then releases its stores (which checks that nothing was left
+  /// unasserted).
+  func run(_ test: Test) async {
+    collector.at(test.declaredAt)
+    defer {
+      collector.at(test.declaredAt)
+      stores.removeAll()
+      _ = try? vm.call(testing.get("clear", as: LuaFunction.self))
+    }
+    let thread: LuaThread
+    do {
+      thread = try vm.newThread(test.function)
+    } catch {
+      collector.record("\(error)")
+      return
+    }
+    defer { thread.close() }
+    var reply: Result<LuaValue, LuaTestMisuse>? = nil
+    while true {
+      let outcome: LuaThread.Outcome
+      do {
+        switch reply {
+        case nil: outcome = try thread.resume()
+        case let .success(value): outcome = try thread.resume(true, value)
+        case let .failure(misuse): outcome = try thread.resume(false, misuse.message)
+        }
+      } catch {
+        collector.record(error.message, location: error.location)
+        return
+      }
+      guard case let .yielded(values) = outcome else { return }
+      guard values.count >= 2, let operation = values[1].stringValue else {
+        collector.record("the test yielded outside of a test store operation")
+        return
+      }
+      reply = await perform(operation, Array(values.dropFirst(2)))
+    }
+  }
+
+  func value<R: LuaReadable>(_ handle: Int64, as type: R.Type) throws(LuaError) -> R {
+    try vm.call(testing.get("value", as: LuaFunction.self), handle, returning: R.self)
+  }
+
+  func store(_ id: LuaValue) throws(LuaTestMisuse) -> StoreBox {
+    guard let id = id.integerValue, let box = stores[id] else {
+      throw LuaTestMisuse(message: "not a test store of this test")
+    }
+    return box
+  }
+
+  func add(_ box: StoreBox) -> Int64 {
+    let id = nextStore
+    nextStore += 1
+    stores[id] = box
+    return id
+  }
+}
+
+/// A test used the API wrongly: raised in the test at the call.
+struct LuaTestMisuse: Error {
+  let message: String
+}
+
+extension LuaError {
+  /// `file:line`, when known.
+  var location: String? {
+    guard let file else { return nil }
+    return line.map { "\(file):\($0)" } ?? file
+  }
+}

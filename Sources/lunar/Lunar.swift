@@ -11,6 +11,6 @@ struct Lunar: AsyncParsableCommand {
       evolves it and describes effects. Lunar's Swift core runs the store, the effects and the \
       dependencies.
       """,
-    subcommands: [Bench.self]
+    subcommands: [Run.self, Test.self, Check.self, List.self, New.self, Replay.self, Bench.self]
   )
 }

@@ -11,6 +11,9 @@ public struct StoreTask: Sendable {
     self.tasks = tasks
   }
 
+  /// Whether the action started any asynchronous work (a `.none` or `.send` effect starts none).
+  public var hasEffects: Bool { !tasks.isEmpty }
+
   /// Cancels the effects.
   public func cancel() {
     for task in tasks { task.cancel() }

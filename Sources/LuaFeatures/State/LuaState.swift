@@ -47,13 +47,12 @@ public struct LuaState: Equatable, Sendable, Codable, CustomStringConvertible {
     get { storage[LuaString(name)] }
     set {
       guard case var .table(fields) = storage else {
-        var fields: [LuaString: LuaValue] = [:]
-        fields[LuaString(name)] = newValue.isNil ? nil : newValue
-        value = .table(fields)
+        value = newValue.isNil ? .table([:]) : .table([LuaString(name): newValue])
         return
       }
       storage = .nil
-      fields[LuaString(name)] = newValue.isNil ? nil : newValue
+      // NB: `LuaValue` is ExpressibleByNilLiteral: assigning `nil` would store `.nil`, not remove.
+      if newValue.isNil { fields.removeValue(forKey: LuaString(name)) } else { fields[LuaString(name)] = newValue }
       value = .table(fields)
     }
   }

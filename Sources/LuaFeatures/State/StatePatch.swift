@@ -148,7 +148,8 @@ extension LuaValue {
       modify(at: path[...]) { container in
         guard case var .table(fields) = container else { return }
         container = .nil
-        fields[key] = value.isNil ? nil : value
+        // NB: `LuaValue` is ExpressibleByNilLiteral: assigning `nil` would store `.nil`, not remove.
+        if value.isNil { fields.removeValue(forKey: key) } else { fields[key] = value }
         container = .table(fields)
       }
     case let .setElement(path, index, value):

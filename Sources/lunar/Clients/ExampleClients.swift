@@ -1,0 +1,25 @@
+import ArgumentParser
+import Foundation
+import LuaFeatures
+
+/// Where dependencies get their data: bundled files next to the feature, or the real services.
+enum DependencyMode: String, ExpressibleByArgument, CaseIterable, Sendable {
+  case offline
+  case live
+}
+
+/// The Swift clients the `lunar` host registers for Lua features, besides the built-in `uuid`,
+/// `now` and `clock`.
+///
+/// | Lua | offline | live |
+/// | --- | --- | --- |
+/// | `deps.numberFact.fetch(n)` | `facts.json` next to the feature, else a generic sentence | numbersapi.com |
+/// | `deps.words.search(query)` | `words.txt` next to the feature | (same) |
+enum ExampleClients {
+  static func dependencies(mode: DependencyMode, root: URL) -> LuaDependencies {
+    var dependencies = LuaDependencies.builtIn
+    NumberFactClient.register(in: &dependencies, mode: mode, root: root)
+    WordsClient.register(in: &dependencies, root: root)
+    return dependencies
+  }
+}

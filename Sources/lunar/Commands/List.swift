@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import LuaFeatures
+
+/// `lunar list`: the features found and what they use.
+struct List: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "List features, the action types they handle and the dependencies they use.",
+    discussion: "Action types are read from comparisons like action.type == \"increment\" in the scripts."
+  )
+
+  @Argument(help: "Feature scripts or folders (default: the feature folders under examples/).")
+  var paths: [String] = []
+
+  @Flag(help: "Write one JSON object per feature.")
+  var json = false
+
+  @MainActor
+  func run() async throws {
+    let terminal = Terminal.standardOutput
+    for location in try FeatureFiles.find(paths) {
+      let report = FeatureCheck.check(location)
+      let path = FeatureFiles.display(location.script)
+      if json {
+        print(JSONText.encode([
+          "event": "feature", "name": report.name ?? NSNull(), "path": path,
+          "actions": report.actions, "dependencies": report.dependencies, "ok": report.problems.isEmpty,
+        ]))
+        continue
+      }
+      print("\(terminal.bold(report.name ?? "(does not load)"))  \(terminal.dim(path))")
+      print("  actions: \(report.actions.isEmpty ? "—" : report.actions.joined(separator: ", "))")
+      print("  deps:    \(report.dependencies.isEmpty ? "—" : report.dependencies.map { "deps.\($0)" }.joined(separator: ", "))")
+      for problem in report.problems { print("  " + terminal.red(problem.description)) }
+    }
+  }
+}

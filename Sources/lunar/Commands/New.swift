@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+
+/// `lunar new NAME`: scaffolds a feature with a passing test.
+struct New: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Create NAME/feature.lua and NAME/NAME_test.lua, ready to run and test.",
+    discussion: """
+      The new feature counts, and its test passes at once:
+        lunar new timer && lunar test timer && lunar run timer
+      """
+  )
+
+  @Argument(help: "The feature's folder name (letters, digits, _ and -).")
+  var name: String
+
+  func run() throws {
+    let base = (name as NSString).lastPathComponent
+    guard !base.isEmpty, base.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
+      throw ValidationError("'\(name)' is not a usable name: use letters, digits, _ and -")
+    }
+    guard !FileManager.default.fileExists(atPath: name) else {
+      throw ValidationError("\(name) already exists; pick another name")
+    }
+    let title = base.split(whereSeparator: { $0 == "_" || $0 == "-" }).map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    try FileManager.default.createDirectory(atPath: name, withIntermediateDirectories: true)
+    try Scaffold.feature(title: title).write(toFile: "\(name)/feature.lua", atomically: true, encoding: .utf8)
+    try Scaffold.test(title: title).write(toFile: "\(name)/\(base)_test.lua", atomically: true, encoding: .utf8)
+    print("created \(name)/feature.lua and \(name)/\(base)_test.lua")
+    print("next: lunar test \(name)   ·   lunar run \(name)")
+  }
+}
+
+enum Scaffold {
+  static func feature(title: String) -> String {
+    """
+    -- \(title): a feature. Run it with `lunar run`, test it with `lunar test`.
+    local lunar = require "lunar"
+    local fx = lunar.fx
+
+    return lunar.feature {
+      name = "\(title)",
+      initial = { count = 0 },
+
+      reduce = function(state, action, deps)
+        if action.type == "increment" then
+          state.count = state.count + 1
+        elseif action.type == "decrement" then
+          state.count = state.count - 1
+        elseif action.type == "incrementLater" then
+          return fx.run(function(send)
+            deps.clock.sleep(1)
+            send { type = "increment" }
+          end)
+        end
+      end,
+
+      view = function(state)
+        return "count: " .. state.count
+      end,
+    }
+
+    """
+  }
+
+  static func test(title: String) -> String {
+    """
+    local test = require "lunar.test"
+    local \(title) = require "feature"
+
+    test("increment adds one", function()
+      local store = test.store(\(title))
+      store:send({ type = "increment" }, function(state) state.count = 1 end)
+    end)
+
+    test("incrementLater adds one after a second", function()
+      local store = test.store(\(title))
+      store:send({ type = "incrementLater" })
+      store:advance(1)
+      store:receive("increment", function(state) state.count = 1 end)
+    end)
+
+    """
+  }
+}

@@ -1,0 +1,98 @@
+import ArgumentParser
+import Foundation
+import LuaFeatures
+
+/// `lunar run PATH`: runs a feature in a store, fed by actions typed (or piped) in.
+struct Run: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Run a feature: type actions, watch the state change.",
+    discussion: """
+      PATH is a feature script (a .lua file), or a folder holding feature.lua (or, failing that, \
+      main.lua). Modules it requires are looked up in the same folder.
+
+      At a terminal, type an action per line:
+        increment                          a bare type
+        add title=milk count=2             a type and fields
+        { type = "add", title = "milk" }   a Lua table literal
+      and see the action, the state's diff, effects starting and finishing, and errors with \
+      file:line. :help lists the commands (:state, :history, :deps, :quit …).
+
+      With --json, or when standard input is not a terminal, each input line is an action and \
+      every event is one JSON object per line on standard output:
+        {"event":"action",…} {"event":"state","state":…} {"event":"effect",…}
+        {"event":"error","message":…,"file":…,"line":…}
+      At the end of input, lunar waits for running effects (at most --timeout seconds) and exits \
+      0, or 1 if an error occurred. Without --keep-going it stops at the first error.
+
+      Examples:
+        lunar run examples/counter
+        printf 'increment\\nincrement\\n' | lunar run examples/counter --json
+      """
+  )
+
+  @Argument(help: "A feature script, or a folder with feature.lua or main.lua.")
+  var path: String
+
+  @Flag(help: "Write JSON events, one per line (the default when input is not a terminal).")
+  var json = false
+
+  @Option(help: "Dependencies: offline (bundled example data) or live (real services).")
+  var deps: DependencyMode = .offline
+
+  @Option(help: "Seconds to wait for running effects at the end of input.")
+  var timeout: Double = 5
+
+  @Flag(help: "Go on after an error (input, reducer or effect) instead of stopping.")
+  var keepGoing = false
+
+  @Option(help: "Record the session (actions, dependency results, states) as JSON lines in this file.")
+  var record: String?
+
+  @Option(help: "Seed of math.random.")
+  var seed: UInt64 = 0
+
+  @MainActor
+  func run() async throws {
+    let location: FeatureLocation
+    do {
+      location = try FeatureLocation(resolving: path)
+    } catch {
+      throw ValidationError("\(error)")
+    }
+    let recorder = try record.map { try Recorder(path: $0, feature: location.script.path, seed: seed) }
+    var dependencies = ExampleClients.dependencies(mode: deps, root: location.root)
+    if let recorder { dependencies = recorder.recording(dependencies) }
+    let scripted = json || !StandardInput.isTerminal
+    let output: RunOutput = scripted ? JSONRunOutput() : TextRunOutput()
+
+    let host = try LuaFeatureHost(dependencies: dependencies, randomSeed: seed)
+    let feature: LuaFeature
+    do {
+      feature = try host.load(location)
+    } catch {
+      output.error(error)
+      throw ExitCode(1)
+    }
+    let session = try RunSession(host: host, feature: feature, output: output, keepGoing: keepGoing, recorder: recorder)
+    session.start()
+    if !scripted { prompt() }
+    for await line in StandardInput.lines() {
+      guard session.handle(line) else { break }
+      if !scripted {
+        // NB: Give effects a moment so that what they do shows before the next prompt.
+        _ = await session.settle(timeout: .milliseconds(50))
+        prompt()
+      }
+    }
+    let stillRunning = await session.settle(timeout: .seconds(timeout))
+    if stillRunning > 0 {
+      output.note("\(stillRunning) effect(s) still running after \(timeout)s; stopping")
+    }
+    if session.hadErrors { throw ExitCode(1) }
+  }
+
+  private func prompt() {
+    print("> ", terminator: "")
+    fflush(nil)
+  }
+}

@@ -1,0 +1,131 @@
+import ArgumentParser
+import Foundation
+import LuaFeatures
+
+/// `lunar test`: runs `*_test.lua` files.
+struct Test: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Run the Lua tests (*_test.lua) of features.",
+    discussion: """
+      Finds every *_test.lua under the given paths (default: examples/ and the current folder) and \
+      runs the tests they declare with lunar.test. Prints a line per test with its time, failures \
+      with their file:line and state diffs (− expected, + actual), then "N passed, N failed". \
+      Exits 1 when a test fails.
+
+      A test file looks like:
+
+        local test = require "lunar.test"
+        local Counter = require "counter"
+
+        test("incrementing", function()
+          local store = test.store(Counter)
+          store:send({ type = "increment" }, function(state) state.count = 1 end)
+        end)
+      """
+  )
+
+  @Argument(help: "Test files, or folders searched for *_test.lua.")
+  var paths: [String] = []
+
+  @Option(help: "Run only the tests whose name contains this text.")
+  var filter: String?
+
+  @Flag(help: "Write one JSON object per test instead of text.")
+  var json = false
+
+  @Option(help: "Dependencies: offline (bundled example data) or live.")
+  var deps: DependencyMode = .offline
+
+  @MainActor
+  func run() async throws {
+    let files = try TestFiles.find(in: paths.isEmpty ? TestFiles.defaultRoots() : paths)
+    guard !files.isEmpty else {
+      printError("no *_test.lua files under \((paths.isEmpty ? TestFiles.defaultRoots() : paths).joined(separator: ", "))")
+      throw ExitCode(1)
+    }
+    let terminal = Terminal.standardOutput
+    var passed = 0
+    var failed = 0
+    for file in files {
+      let runner = LuaTestRunner(dependencies: ExampleClients.dependencies(mode: deps, root: file.deletingLastPathComponent()))
+      let results = await runner.run(file: file, filter: filter)
+      if !json, !results.isEmpty { print(terminal.bold(TestFiles.display(file))) }
+      for result in results {
+        if result.passed { passed += 1 } else { failed += 1 }
+        if json {
+          print(TestReport.json(result))
+        } else {
+          print(TestReport.line(result, terminal: terminal))
+        }
+      }
+    }
+    let summary = "\(passed) passed, \(failed) failed"
+    if json {
+      print(#"{"event":"summary","passed":\#(passed),"failed":\#(failed)}"#)
+    } else {
+      print(failed == 0 ? terminal.green(summary) : terminal.red(summary))
+    }
+    if failed > 0 { throw ExitCode(1) }
+  }
+}
+
+/// Finding test files.
+enum TestFiles {
+  static func defaultRoots() -> [String] {
+    FileManager.default.fileExists(atPath: "examples") ? ["examples"] : ["."]
+  }
+
+  static func find(in paths: [String]) throws -> [URL] {
+    var files: [URL] = []
+    for path in paths {
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        throw ValidationError("no such file or folder: \(path)")
+      }
+      let url = URL(fileURLWithPath: path).standardizedFileURL
+      if !isDirectory.boolValue {
+        files.append(url)
+        continue
+      }
+      let enumerator = FileManager.default.enumerator(at: url, includingPropertiesForKeys: nil)
+      while let next = enumerator?.nextObject() as? URL {
+        if next.lastPathComponent.hasSuffix("_test.lua") { files.append(next.standardizedFileURL) }
+      }
+    }
+    return Array(Set(files)).sorted { $0.path < $1.path }
+  }
+
+  static func display(_ file: URL) -> String {
+    let cwd = FileManager.default.currentDirectoryPath + "/"
+    return file.path.hasPrefix(cwd) ? String(file.path.dropFirst(cwd.count)) : file.path
+  }
+}
+
+/// How test results print.
+enum TestReport {
+  static func line(_ result: LuaTestResult, terminal: Terminal) -> String {
+    let time = terminal.dim(String(format: "(%.1f ms)", Double(result.duration.components.attoseconds) / 1e15 + Double(result.duration.components.seconds) * 1000))
+    guard !result.passed else { return "  \(terminal.green("✔")) \(result.name) \(time)" }
+    var lines = ["  \(terminal.red("✘")) \(result.name) \(time)"]
+    for failure in result.failures {
+      let location = failure.location.map { terminal.bold($0) + ": " } ?? ""
+      let message = failure.message.split(separator: "\n", omittingEmptySubsequences: false)
+        .map { "      " + $0 }.joined(separator: "\n")
+      lines.append("    \(location)\n\(terminal.diff(message))")
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  static func json(_ result: LuaTestResult) -> String {
+    let object: [String: Any] = [
+      "event": "test",
+      "name": result.name,
+      "file": result.file,
+      "declaredAt": result.declaredAt,
+      "passed": result.passed,
+      "milliseconds": Double(result.duration.components.seconds) * 1000 + Double(result.duration.components.attoseconds) / 1e15,
+      "failures": result.failures.map { ["message": $0.message, "location": $0.location ?? NSNull()] as [String: Any] },
+    ]
+    return JSONText.encode(object)
+  }
+}

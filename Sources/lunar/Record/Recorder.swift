@@ -1,0 +1,89 @@
+import ConcurrencyExtras
+import Foundation
+import LuaBridge
+import LuaFeatures
+
+/// Writes a session as JSON lines — the feature, each input action with the state after it, the
+/// actions effects sent, and every dependency call with its result — so `lunar replay` can run it
+/// again with the same dependency results.
+///
+/// ```
+/// {"kind":"session","feature":"examples/counter/feature.lua","seed":0,"version":1}
+/// {"kind":"action","action":{"type":"factTapped"}}
+/// {"kind":"dependency","name":"numberFact.fetch","arguments":[0],"result":"0 is …"}
+/// ```
+@MainActor
+final class Recorder {
+  private let handle: FileHandle
+
+  init(path: String, feature: String, seed: UInt64) throws {
+    guard FileManager.default.createFile(atPath: path, contents: nil) else {
+      throw RecordError("cannot write \(path)")
+    }
+    self.handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+    write(["kind": "session", "feature": feature, "seed": seed, "version": 1])
+  }
+
+  func action(_ action: LuaValue) {
+    write(["kind": "action", "action": action])
+  }
+
+  func effectAction(_ action: LuaValue) {
+    write(["kind": "effectAction", "action": action])
+  }
+
+  func state(_ state: LuaState) {
+    write(["kind": "state", "state": state.value])
+  }
+
+  nonisolated func dependency(_ name: String, arguments: [LuaValue], result: RecordedResult) {
+    var line: [String: Any] = ["kind": "dependency", "name": name, "arguments": arguments.map(JSONText.json)]
+    switch result {
+    case let .value(value): line["result"] = JSONText.json(value)
+    case let .error(message): line["error"] = message
+    }
+    let text = JSONText.encode(line) + "\n"
+    Task { @MainActor in self.handle.write(Data(text.utf8)) }
+  }
+
+  private func write(_ object: [String: Any]) {
+    handle.write(Data((JSONText.encode(object) + "\n").utf8))
+  }
+
+  /// `dependencies`, each function recording its calls here.
+  func recording(_ dependencies: LuaDependencies) -> LuaDependencies {
+    var recorded = LuaDependencies()
+    for name in dependencies.names {
+      switch dependencies.functions[name]! {
+      case let .sync(function):
+        recorded.register(name, .sync { [self] arguments in
+          do {
+            let value = try function(arguments)
+            self.dependency(name, arguments: arguments, result: .value(value))
+            return value
+          } catch {
+            self.dependency(name, arguments: arguments, result: .error("\(error)"))
+            throw error
+          }
+        })
+      case let .async(function):
+        recorded.register(name, .async { [self] arguments in
+          do {
+            let value = try await function(arguments)
+            self.dependency(name, arguments: arguments, result: .value(value))
+            return value
+          } catch {
+            self.dependency(name, arguments: arguments, result: .error("\(error)"))
+            throw error
+          }
+        })
+      }
+    }
+    return recorded
+  }
+}
+
+struct RecordError: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}

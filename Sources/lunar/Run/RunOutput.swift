@@ -1,0 +1,104 @@
+import CustomDump
+import Foundation
+import LuaBridge
+import LuaFeatures
+
+/// How a run shows what happens: JSON events, one per line, or text for a person at a terminal.
+@MainActor
+protocol RunOutput: AnyObject {
+  func ready(feature: String, state: LuaState, view: String?)
+  func action(_ action: LuaValue, source: String)
+  func state(before: LuaState, after: LuaState, view: String?)
+  func effect(_ status: String, for action: LuaValue, running: Int)
+  func error(_ error: LuaFeatureError)
+  func inputError(_ message: String, line: String)
+  func note(_ text: String)
+}
+
+/// `{"event":…}` lines on standard output.
+@MainActor
+final class JSONRunOutput: RunOutput {
+  private func emit(_ object: [String: Any]) {
+    print(JSONText.encode(object))
+    fflush(nil)
+  }
+
+  func ready(feature: String, state: LuaState, view: String?) {
+    var event: [String: Any] = ["event": "ready", "feature": feature, "state": state.value]
+    if let view { event["view"] = view }
+    emit(event)
+  }
+
+  func action(_ action: LuaValue, source: String) {
+    emit(["event": "action", "source": source, "action": action])
+  }
+
+  func state(before: LuaState, after: LuaState, view: String?) {
+    var event: [String: Any] = ["event": "state", "state": after.value, "changed": before != after]
+    if let view { event["view"] = view }
+    emit(event)
+  }
+
+  func effect(_ status: String, for action: LuaValue, running: Int) {
+    emit(["event": "effect", "status": status, "action": action[LuaString("type")], "running": running])
+  }
+
+  func error(_ error: LuaFeatureError) {
+    emit([
+      "event": "error", "kind": error.kind.rawValue, "feature": error.feature, "message": error.message,
+      "file": error.file ?? NSNull(), "line": error.line ?? NSNull(), "action": error.action ?? .nil,
+      "traceback": error.traceback ?? NSNull(),
+    ])
+  }
+
+  func inputError(_ message: String, line: String) {
+    emit(["event": "error", "kind": "input", "message": message, "input": line, "file": NSNull(), "line": NSNull()])
+  }
+
+  func note(_ text: String) {
+    emit(["event": "note", "message": text])
+  }
+}
+
+/// Coloured text for a person: the action, the state's diff, effects, errors.
+@MainActor
+final class TextRunOutput: RunOutput {
+  let terminal = Terminal.standardOutput
+
+  func ready(feature: String, state: LuaState, view: String?) {
+    print(terminal.bold("\(feature)") + terminal.dim("  — type an action (increment, add title=milk, { type = \"x\" }), :help for commands"))
+    print(String(customDumping: state))
+    if let view { print(terminal.blue(view)) }
+  }
+
+  func action(_ action: LuaValue, source: String) {
+    let arrow = source == "input" ? "→" : "⇠"
+    print(terminal.bold("\(arrow) \(action)") + (source == "input" ? "" : terminal.dim("  (from an effect)")))
+  }
+
+  func state(before: LuaState, after: LuaState, view: String?) {
+    if let difference = diff(before, after) {
+      print(terminal.diff(difference))
+    } else {
+      print(terminal.dim("  (no state change)"))
+    }
+    if let view { print(terminal.blue(view)) }
+  }
+
+  func effect(_ status: String, for action: LuaValue, running: Int) {
+    let type = action[LuaString("type")].stringValue ?? "?"
+    print(terminal.yellow("  ⚙ effect of \(type) \(status)") + terminal.dim(" (\(running) running)"))
+  }
+
+  func error(_ error: LuaFeatureError) {
+    printError(Terminal.standardError.red(error.description))
+  }
+
+  func inputError(_ message: String, line: String) {
+    printError(Terminal.standardError.red("error: \(message)"))
+  }
+
+  func note(_ text: String) {
+    print(terminal.dim(text))
+  }
+}

@@ -1,0 +1,147 @@
+import Composable
+import CustomDump
+import Foundation
+import LuaBridge
+import LuaFeatures
+
+/// A feature running in the host: a store fed by lines of input, showing what happens.
+@MainActor
+final class RunSession {
+  let host: LuaFeatureHost
+  let feature: LuaFeature
+  let output: RunOutput
+  let parser: ActionParser
+  let keepGoing: Bool
+  let recorder: Recorder?
+  private(set) var store: Store<LuaState, LuaValue>!
+  private(set) var errors = 0
+  private(set) var history: [LuaValue] = []
+  private var running = 0
+  private var nextSource = "effect"
+
+  init(
+    host: LuaFeatureHost, feature: LuaFeature, output: RunOutput, keepGoing: Bool, recorder: Recorder?
+  ) throws {
+    self.host = host
+    self.feature = feature
+    self.output = output
+    self.keepGoing = keepGoing
+    self.recorder = recorder
+    self.parser = try ActionParser(vm: host.vm)
+    let reducer = ObservingReducer(base: feature.reducer()) { [weak self] action, before, after in
+      self?.observed(action, before: before, after: after)
+    }
+    self.store = Store(initialState: feature.initialState) { reducer }
+    host.onError = { [weak self] error in self?.failed(error) }
+  }
+
+  func start() {
+    output.ready(feature: feature.name, state: store.state, view: render(store.state))
+  }
+
+  /// Handles one line of input; returns `false` when the session should stop.
+  func handle(_ line: String) -> Bool {
+    let text = line.trimmingCharacters(in: .whitespaces)
+    if text.isEmpty || text.hasPrefix("--") { return true }
+    if text.hasPrefix(":") { return command(text) }
+    let action: LuaValue
+    do {
+      action = try parser.parse(text)
+    } catch {
+      errors += 1
+      output.inputError(error.description, line: line)
+      return keepGoing || StandardInput.isTerminal
+    }
+    return send(action)
+  }
+
+  /// Sends an action from input; returns `false` when an error should stop the session.
+  func send(_ action: LuaValue) -> Bool {
+    let errorsBefore = errors
+    history.append(action)
+    recorder?.action(action)
+    nextSource = "input"
+    let task = store.send(action)
+    nextSource = "effect"
+    recorder?.state(store.state)
+    if task.hasEffects { track(task, for: action) }
+    return errors == errorsBefore || keepGoing || StandardInput.isTerminal
+  }
+
+  /// Waits until no effect runs, or `timeout` passes; returns how many still run.
+  func settle(timeout: Duration) async -> Int {
+    let deadline = ContinuousClock.now.advanced(by: timeout)
+    while running > 0, ContinuousClock.now < deadline {
+      try? await Task.sleep(for: .milliseconds(5))
+    }
+    return running
+  }
+
+  var hadErrors: Bool { errors > 0 }
+
+  private func track(_ task: StoreTask, for action: LuaValue) {
+    running += 1
+    output.effect("started", for: action, running: running)
+    Task { @MainActor [weak self] in
+      await task.finish()
+      guard let self else { return }
+      self.running -= 1
+      self.output.effect("finished", for: action, running: self.running)
+    }
+  }
+
+  private func observed(_ action: LuaValue, before: LuaState, after: LuaState) {
+    output.action(action, source: nextSource)
+    if nextSource == "effect" { recorder?.effectAction(action) }
+    nextSource = "effect"
+    output.state(before: before, after: after, view: before == after ? nil : render(after))
+  }
+
+  private func failed(_ error: LuaFeatureError) {
+    errors += 1
+    output.error(error)
+  }
+
+  private func render(_ state: LuaState) -> String? {
+    do {
+      return try feature.render(state)
+    } catch {
+      failed(error)
+      return nil
+    }
+  }
+
+  private func command(_ text: String) -> Bool {
+    switch text.split(separator: " ").first.map(String.init) ?? text {
+    case ":q", ":quit", ":exit":
+      return false
+    case ":state":
+      output.note(String(customDumping: store.state))
+    case ":view":
+      output.note(render(store.state) ?? "(this feature has no view)")
+    case ":history":
+      output.note(history.isEmpty ? "(no actions yet)" : history.enumerated().map { "\($0.offset + 1). \($0.element)" }.joined(separator: "\n"))
+    case ":deps":
+      output.note(host.dependencies.names.map { name -> String in
+        if case .async = host.dependencies.functions[name] { return "deps.\(name)  (async: only inside fx.run)" }
+        return "deps.\(name)"
+      }.joined(separator: "\n"))
+    case ":help":
+      output.note(Self.help)
+    default:
+      output.inputError("unknown command \(text) (try :help)", line: text)
+    }
+    return true
+  }
+
+  static let help = """
+    Type an action and press return:
+      increment                          a bare type
+      add title=milk count=2 done=true   a type and fields (quote strings with spaces: note="two words")
+      { type = "add", tags = { "a" } }   a Lua table literal
+    Commands:
+      :state     the whole state          :view      the feature's view
+      :history   the actions sent         :deps      the dependencies it can use
+      :help      this text                :quit      leave (or ctrl-D)
+    """
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// Colours and output for a terminal; plain text when the output is not one (or `NO_COLOR` is set).
+struct Terminal: Sendable {
+  let colors: Bool
+
+  static let standardOutput = Terminal(colors: isatty(STDOUT_FILENO) != 0 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
+  static let standardError = Terminal(colors: isatty(STDERR_FILENO) != 0 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
+
+  func paint(_ text: String, _ code: String) -> String {
+    colors ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+  }
+
+  func red(_ text: String) -> String { paint(text, "31") }
+  func green(_ text: String) -> String { paint(text, "32") }
+  func yellow(_ text: String) -> String { paint(text, "33") }
+  func blue(_ text: String) -> String { paint(text, "34") }
+  func dim(_ text: String) -> String { paint(text, "2") }
+  func bold(_ text: String) -> String { paint(text, "1") }
+
+  /// Colours a custom-dump diff: `−` lines red, `+` lines green.
+  func diff(_ text: String) -> String {
+    text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+      let trimmed = line.drop { $0 == " " }
+      if trimmed.hasPrefix("−") { return red(String(line)) }
+      if trimmed.hasPrefix("+") { return green(String(line)) }
+      return String(line)
+    }.joined(separator: "\n")
+  }
+}
+
+/// Writes to standard error.
+func printError(_ text: String) {
+  FileHandle.standardError.write(Data((text + "\n").utf8))
+}

@@ -31,8 +31,7 @@ return lunar.feature {
   initial = { query = "", results = {}, loading = false, error = nil, selected = nil },
 
   reduce = function(state, action, deps)
-    local t = action.type
-    if t == "queryChanged" then
+    if action.type == "queryChanged" then
       state.query = action.query or ""
       if state.query == "" then
         state.results = {}
@@ -43,13 +42,13 @@ return lunar.feature {
       end
       return fx.debounce(DEBOUNCE, PAUSE, { type = "queryDebounced" })
 
-    elseif t == "queryDebounced" then
+    elseif action.type == "queryDebounced" then
       if state.query == "" then return end
       state.loading = true
       state.error = nil
       return search(state.query, deps):cancellable(SEARCH, { cancelInFlight = true })
 
-    elseif t == "searchResponse" then
+    elseif action.type == "searchResponse" then
       -- Results for a query the user has since changed can only arrive while the new query
       -- waits out its debounce; the new search will answer, so keep waiting for it.
       if action.query ~= state.query then return end
@@ -57,14 +56,14 @@ return lunar.feature {
       state.results = action.results
       state.selected = nil
 
-    elseif t == "searchFailed" then
+    elseif action.type == "searchFailed" then
       if action.query ~= state.query then return end
       state.loading = false
       state.results = {}
       state.selected = nil
       state.error = action.message
 
-    elseif t == "resultSelected" then
+    elseif action.type == "resultSelected" then
       if contains(state.results, action.word) then
         state.selected = action.word
       end

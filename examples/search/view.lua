@@ -7,8 +7,6 @@ return function(state)
     lines[#lines + 1] = "  searching…"
   elseif state.error then
     lines[#lines + 1] = "  ⚠ " .. state.error
-  elseif state.query ~= "" and #state.results == 0 then
-    lines[#lines + 1] = "  no words contain \"" .. state.query .. "\""
   end
   for i, word in ipairs(state.results) do
     if i > SHOWN then

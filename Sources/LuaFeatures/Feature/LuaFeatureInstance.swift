@@ -32,6 +32,13 @@ final class LuaFeatureInstance {
       let deps = try dependencyTable()
       let results = try vm.call(prelude.reduce, feature.reduce, resident, action, deps)
       do {
+        if results.count > 2, let message = results[2].stringValue {
+          let origin = feature.origin.split(separator: ":")
+          throw LuaFeatureError(
+            kind: .malformedEffect, feature: feature.name, message: "\(feature.origin): \(message)",
+            file: origin.first.map(String.init), line: origin.last.flatMap { Int($0) }, action: action
+          )
+        }
         let effect = try translate(results.first ?? .nil, action: action)
         let patches = try plan(results.count > 1 ? results[1] : .nil, state: state, resident: resident)
         try vm.call(prelude.commit)
@@ -69,6 +76,12 @@ final class LuaFeatureInstance {
     }
     resident = table
     return table
+  }
+
+  /// A full read of the resident state table, `nil` before the first action: what the patched
+  /// snapshot must always equal (tests check it).
+  func residentValue() throws(LuaError) -> LuaValue? {
+    try resident?.value()
   }
 
   private func dependencyTable() throws(LuaError) -> LuaTable {

@@ -117,7 +117,7 @@ struct Prelude {
     let moduleChunk = try vm.load(LunarModuleSource.source, chunkName: LunarModuleSource.chunkName)
     let base = try vm.call(moduleChunk, whereDefined, returning: LuaTable.self)
     let hostChunk = try vm.load(LunarHostSource.source, chunkName: LunarHostSource.chunkName)
-    let host = try vm.call(hostChunk, base, returning: LuaTable.self)
+    let host = try vm.call(hostChunk, base, LuaValue.array([]), returning: LuaTable.self)
     let testChunk = try vm.load(LunarTestSource.source, chunkName: LunarTestSource.chunkName)
     let tests = try vm.call(testChunk, base, whereCalled, returning: LuaTable.self)
 

@@ -6,7 +6,7 @@ enum LunarHostSource {
   static let source = #"""
 -- Host-only machinery for features: state proxies and the write journal, effect serialisation,
 -- effect coroutines and dependencies. Scripts never see this table.
-local base = ...
+local base, emptyArray = ...     -- emptyArray: an empty array pushed by LuaBridge, for its marker
 local isEffect, checkAction, describe = base.isEffect, base.checkAction, base.describe
 
 local type, setmetatable, getmetatable, rawget, rawset, error, pairs, next, ipairs =
@@ -32,6 +32,17 @@ local journal, journalCount = {}, 0
 local proxyMT = {}
 proxyMT.__name = "lunar.state"
 proxyMT.__metatable = "lunar.state"
+
+-- NB: LuaBridge marks the empty arrays it pushes with a metatable (so they read back as arrays);
+--     such a table is state like any plain one, and must be proxied too or its writes escape the
+--     journal.
+local arrayMarker = getmetatable(emptyArray)
+
+local function isStateTable(value)
+  if type(value) ~= "table" then return false end
+  local mt = getmetatable(value)
+  return mt == nil or mt == arrayMarker
+end
 
 local function stale(key)
   error("state used outside its reducer call (reading or writing " .. describe(key) .. "). " ..
@@ -59,7 +70,7 @@ end
 proxyMT.__index = function(proxy, key)
   if not active or rawget(proxy, GEN) ~= generation then stale(key) end
   local value = rawget(proxy, REAL)[key]
-  if type(value) == "table" and getmetatable(value) == nil then
+  if isStateTable(value) then
     return proxyOf(value, childPath(rawget(proxy, PATH), key))
   end
   return value
@@ -92,7 +103,7 @@ proxyMT.__pairs = function(proxy)
   local path = rawget(proxy, PATH)
   return function(_, key)
     local k, v = next(real, key)
-    if type(v) == "table" and getmetatable(v) == nil then
+    if isStateTable(v) then
       v = proxyOf(v, childPath(path, k))
     end
     return k, v
@@ -177,7 +188,7 @@ serialize = function(e)
 end
 
 ---------------------------------------------------------------------------------------------------
--- Calling a reducer: host.reduce(reduceFn, realState, action, deps) -> effect, changes.
+-- Calling a reducer: host.reduce(reduceFn, realState, action, deps) -> effect, changes [, malformed].
 -- Afterwards the host calls host.commit() once it has read both, or host.rollback() on any failure.
 
 function host.reduce(reduce, state, action, deps)
@@ -189,7 +200,8 @@ function host.reduce(reduce, state, action, deps)
     return nil, changes()
   end
   if not isEffect(result) then
-    error("reduce returned " .. describe(result) .. "; return an effect from lunar.fx (or nothing)", 0)
+    -- NB: returned, not raised, so the host reports a malformed effect rather than a failing reducer.
+    return nil, nil, "reduce returned " .. describe(result) .. "; return an effect from lunar.fx (or nothing)"
   end
   if result.kind == "none" then
     return nil, changes()

@@ -78,12 +78,21 @@ enum StatePatch {
   private static func patch(for change: StateChange, on snapshot: LuaValue) -> StatePatch? {
     guard let container = snapshot.value(at: change.path) else { return nil }
     switch (container, change.key) {
-    case let (.table, .string(key)):
+    case let (.table(fields), .string(key)):
+      // NB: removing a field can change the table's shape: a mixed table whose last string key goes
+      //     reads as an array, and an emptied one depends on LuaBridge's empty-array marker.
+      if change.value.isNil, fields[key] != nil,
+        !fields.keys.contains(where: { $0 != key && !$0.isDecimalInteger })
+      {
+        return .replace(path: change.path)
+      }
       return .setField(path: change.path, key: key, value: change.value)
     case let (.array(elements), .integer(position)):
       let count = Int64(elements.count)
       if change.value.isNil {
-        if position == count, count == 1 || !elements[elements.count - 2].isNil {
+        // NB: emptying an array is a re-read: an empty Lua table reads as `.table([:])` unless it
+        //     carries LuaBridge's empty-array marker, which only the resident table knows about.
+        if position == count, count > 1, !elements[elements.count - 2].isNil {
           return .removeLast(path: change.path)
         }
         return .replace(path: change.path)
@@ -178,5 +187,13 @@ extension LuaValue {
     case .replaceAll:
       self = reread ?? .nil
     }
+  }
+}
+
+extension LuaString {
+  /// Whether this key is how a mixed table's integer key reads (`"12"`, `"-3"`).
+  var isDecimalInteger: Bool {
+    guard let text = string, let integer = Int64(text) else { return false }
+    return String(integer) == text
   }
 }

@@ -121,6 +121,11 @@ let package = Package(
       ],
       resources: [.copy("Hostile")]
     ),
+    .testTarget(
+      name: "LunarCLITests",
+      dependencies: ["lunar"],
+      exclude: ["Hostile", "Fixtures"]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

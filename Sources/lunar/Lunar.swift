@@ -10,6 +10,17 @@ struct Lunar: AsyncParsableCommand {
       A feature is a Lua file that returns `lunar.feature { … }`: its state, and a reducer that \
       evolves it and describes effects. Lunar's Swift core runs the store, the effects and the \
       dependencies.
+
+      Start with:
+        lunar run examples/counter     type actions, watch the state change
+        lunar test examples            run the features' *_test.lua files
+        lunar new my_feature           scaffold a feature and its test
+
+      Shell completions: lunar --generate-completion-script bash (or zsh, fish) prints a \
+      script; for example
+        lunar --generate-completion-script bash > ~/.local/share/bash-completion/completions/lunar
+        lunar --generate-completion-script zsh > "${fpath[1]}/_lunar"
+        lunar --generate-completion-script fish > ~/.config/fish/completions/lunar.fish
       """,
     subcommands: [Run.self, Test.self, Check.self, List.self, New.self, Replay.self, Bench.self]
   )

@@ -6,7 +6,12 @@ import LuaFeatures
 struct List: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "List features, the action types they handle and the dependencies they use.",
-    discussion: "Action types are read from comparisons like action.type == \"increment\" in the scripts."
+    discussion: """
+      Action types are read from comparisons like action.type == "increment" (or t == "increment" \
+      after local t = action.type) in the scripts; dependencies from uses like \
+      deps.numberFact.fetch(n). Exits 1 when a feature does not load or uses what the host lacks \
+      (lunar check says more).
+      """
   )
 
   @Argument(help: "Feature scripts or folders (default: the feature folders under examples/).")
@@ -18,8 +23,10 @@ struct List: AsyncParsableCommand {
   @MainActor
   func run() async throws {
     let terminal = Terminal.standardOutput
+    var problems = 0
     for location in try FeatureFiles.find(paths) {
       let report = FeatureCheck.check(location)
+      problems += report.problems.count
       let path = FeatureFiles.display(location.script)
       if json {
         print(JSONText.encode([
@@ -33,5 +40,6 @@ struct List: AsyncParsableCommand {
       print("  deps:    \(report.dependencies.isEmpty ? "—" : report.dependencies.map { "deps.\($0)" }.joined(separator: ", "))")
       for problem in report.problems { print("  " + terminal.red(problem.description)) }
     }
+    if problems > 0 { throw ExitCode(1) }
   }
 }

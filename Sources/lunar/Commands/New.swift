@@ -11,13 +11,17 @@ struct New: ParsableCommand {
       """
   )
 
-  @Argument(help: "The feature's folder name (letters, digits, _ and -).")
+  @Argument(help: "The feature's folder name: a letter, then letters, digits, _ and - (ASCII).")
   var name: String
 
   func run() throws {
     let base = (name as NSString).lastPathComponent
-    guard !base.isEmpty, base.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
-      throw ValidationError("'\(name)' is not a usable name: use letters, digits, _ and -")
+    // NB: The name becomes a Lua identifier in the test file (`local MyFeature = require …`):
+    //     it must start with a letter, and Lua names are ASCII.
+    guard let first = base.first, first.isASCII, first.isLetter,
+      base.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") })
+    else {
+      throw ValidationError("'\(name)' is not a usable name: start with a letter, then use letters, digits, _ and - (like my_feature)")
     }
     guard !FileManager.default.fileExists(atPath: name) else {
       throw ValidationError("\(name) already exists; pick another name")

@@ -12,6 +12,10 @@ struct Replay: AsyncParsableCommand {
       Sends the recorded actions to the feature again, answering every dependency call with the \
       recorded result instead of calling the real client, and checks that each action leads to the \
       recorded state. Exits 1 at the first divergence, showing the diff.
+
+      Actions that effects sent are kept in their recorded order relative to the input: before \
+      each input action, replay waits (at most --timeout seconds) until effects have sent as many \
+      actions as they had at that point of the recording.
       """
   )
 
@@ -21,7 +25,7 @@ struct Replay: AsyncParsableCommand {
   @Flag(help: "Write JSON events, one per line.")
   var json = false
 
-  @Option(help: "Seconds to wait for effects after each action.")
+  @Option(help: "Seconds to wait for effects to send the actions recorded before each input action.")
   var timeout: Double = 5
 
   @MainActor
@@ -37,14 +41,17 @@ struct Replay: AsyncParsableCommand {
     let session = try RunSession(host: host, feature: feature, output: output, keepGoing: true, recorder: nil)
     session.start()
     for (index, step) in recording.steps.enumerated() {
+      // NB: Waiting only as long as the recording did keeps the recorded interleaving: an input
+      //     action that came before an effect's answer in the recording comes before it here too.
+      await session.waitForEffectActions(step.effectActionsBefore, timeout: .seconds(timeout))
       _ = session.send(step.action)
       if let expected = step.state, !Recording.sameThroughJSON(expected, session.store.state.value) {
         let difference = diff(LuaState(expected), session.store.state) ?? ""
         output.note("replay diverged at action \(index + 1) (\(step.action)):\n\(difference)")
         throw ExitCode(1)
       }
-      _ = await session.settle(timeout: .seconds(timeout))
     }
+    await session.waitForEffectActions(recording.effectActions, timeout: .seconds(timeout))
     output.note("replayed \(recording.steps.count) actions: same states")
     if session.hadErrors { throw ExitCode(1) }
   }

@@ -70,7 +70,7 @@ struct Run: AsyncParsableCommand {
     do {
       feature = try host.load(location)
     } catch {
-      output.error(error)
+      output.error(error.pointingAtScript(location))
       throw ExitCode(1)
     }
     let session = try RunSession(host: host, feature: feature, output: output, keepGoing: keepGoing, recorder: recorder)

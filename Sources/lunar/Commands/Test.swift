@@ -59,6 +59,10 @@ struct Test: AsyncParsableCommand {
         }
       }
     }
+    if let filter, passed + failed == 0 {
+      printError("no test matches --filter \"\(filter)\" in \(files.count) file(s)")
+      throw ExitCode(1)
+    }
     let summary = "\(passed) passed, \(failed) failed"
     if json {
       print(#"{"event":"summary","passed":\#(passed),"failed":\#(failed)}"#)
@@ -108,10 +112,14 @@ enum TestReport {
     guard !result.passed else { return "  \(terminal.green("✔")) \(result.name) \(time)" }
     var lines = ["  \(terminal.red("✘")) \(result.name) \(time)"]
     for failure in result.failures {
+      // The headline goes on the location's line; the diff and the advice under it.
+      var message = failure.message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+      let headline = message.isEmpty ? "" : message.removeFirst()
       let location = failure.location.map { terminal.bold($0) + ": " } ?? ""
-      let message = failure.message.split(separator: "\n", omittingEmptySubsequences: false)
-        .map { "      " + $0 }.joined(separator: "\n")
-      lines.append("    \(location)\n\(terminal.diff(message))")
+      lines.append("    \(location)\(headline)")
+      if !message.isEmpty {
+        lines.append(terminal.diff(message.map { $0.isEmpty ? "" : "      " + $0 }.joined(separator: "\n")))
+      }
     }
     return lines.joined(separator: "\n")
   }

@@ -9,9 +9,23 @@ struct FeatureCheck {
     var message: String
     var file: String?
     var line: Int?
+
+    init(message: String, file: String?, line: Int?) {
+      self.file = file
+      self.line = line
+      // NB: Lua's messages start with `file:line: ` already; keep the location in its own fields
+      //     so that it prints once.
+      var message = message
+      if let file {
+        let prefix = line.map { "\(file):\($0): " } ?? "\(file): "
+        while message.hasPrefix(prefix) { message.removeFirst(prefix.count) }
+      }
+      self.message = message
+    }
+
     var description: String {
       guard let file else { return message }
-      return "\(file):\(line.map(String.init) ?? "?"): \(message)"
+      return "\(line.map { "\(file):\($0)" } ?? file): \(message)"
     }
   }
 
@@ -38,6 +52,7 @@ struct FeatureCheck {
       report.feature = feature
       report.name = feature.name
     } catch {
+      let error = error.pointingAtScript(location)
       report.problems.append(Problem(message: error.message, file: error.file, line: error.line))
     }
     let files = report.feature?.loadedFiles ?? [location.script]
@@ -48,14 +63,42 @@ struct FeatureCheck {
     return report
   }
 
-  /// Looks for `fx.name` calls and `deps.a.b` uses the host cannot satisfy, line by line.
+  /// Globals a feature's sandbox leaves out, and what `check` says about them.
+  static let unavailable: [(prefix: String, message: String)] = [
+    ("os.", "`os` is not available to features"),
+    ("io.", "`io` is not available to features"),
+    ("debug.", "`debug` is not available to features"),
+    ("package.", "`package` is not available to features"),
+    ("dofile", "`dofile` is not available to features"),
+    ("loadfile", "`loadfile` is not available to features"),
+  ]
+  static let sandboxNote = "(features have string, table, math, utf8 and safe base functions)"
+
+  /// Looks for `fx.name` calls and `deps.a.b` uses the host cannot satisfy, and for what the
+  /// sandbox leaves out, line by line.
   private static func scan(_ source: String, file: String, dependencies: LuaDependencies, into report: inout Report) {
     let known = Set(dependencies.names)
     let prefixes = Set(known.flatMap { name in
       name.split(separator: ".").indices.map { name.split(separator: ".")[...$0].joined(separator: ".") }
     })
-    for (index, rawLine) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-      let line = String(rawLine.split(separator: "--", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+    let lines = source.split(separator: "\n", omittingEmptySubsequences: false).map { rawLine in
+      String(rawLine.split(separator: "--", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+    }
+    let aliases = typeAliases(in: lines)
+    for (index, withStrings) in lines.enumerated() {
+      // NB: Text inside string literals ("see os.time") is not code.
+      let line = withoutStrings(withStrings)
+      for (prefix, message) in unavailable {
+        for name in identifiers(after: prefix, in: line) {
+          let use = prefix.hasSuffix(".") ? "\(prefix)\(name)" : prefix
+          report.problems.append(Problem(message: "\(use): \(message) \(sandboxNote)", file: file, line: index + 1))
+        }
+      }
+      if !identifiers(after: "string.dump", in: line).isEmpty {
+        report.problems.append(Problem(
+          message: "string.dump: binary chunks cannot be loaded (load accepts Lua source text only)", file: file, line: index + 1
+        ))
+      }
       for name in matches(of: "fx.", in: line) where !effects.contains(name.split(separator: ".").first.map(String.init) ?? name) {
         report.problems.append(Problem(message: "unknown effect fx.\(name) (effects: \(effects.sorted().joined(separator: ", ")))", file: file, line: index + 1))
       }
@@ -65,10 +108,78 @@ struct FeatureCheck {
           report.problems.append(Problem(message: "deps.\(name) is not provided by this host (it has: \(known.sorted().joined(separator: ", ")))", file: file, line: index + 1))
         }
       }
-      for type in quoted(after: "type ==", in: line) where !report.actions.contains(type) {
+      for type in actionTypes(in: withStrings, aliases: aliases) where !report.actions.contains(type) {
         report.actions.append(type)
       }
     }
+  }
+
+  /// Names bound to an action's type, as in `local t = action.type`.
+  private static func typeAliases(in lines: [String]) -> Set<String> {
+    var aliases: Set<String> = []
+    let pattern = /local\s+([A-Za-z_][A-Za-z0-9_]*)\s*=\s*[A-Za-z_][A-Za-z0-9_]*\.type\b/
+    for line in lines {
+      for match in line.matches(of: pattern) { aliases.insert(String(match.output.1)) }
+    }
+    return aliases
+  }
+
+  /// Action types compared against: `action.type == "x"`, `"x" == action.type`, or `t == "x"`
+  /// where `t` holds the type.
+  private static func actionTypes(in line: String, aliases: Set<String>) -> [String] {
+    var found: [String] = []
+    let left = /([A-Za-z_][A-Za-z0-9_.]*)\s*[=~]=\s*["']([^"']*)["']/
+    for match in line.matches(of: left) where isTypeExpression(String(match.output.1), aliases: aliases) {
+      found.append(String(match.output.2))
+    }
+    let right = /["']([^"']*)["']\s*[=~]=\s*([A-Za-z_][A-Za-z0-9_.]*)/
+    for match in line.matches(of: right) where isTypeExpression(String(match.output.2), aliases: aliases) {
+      found.append(String(match.output.1))
+    }
+    return found
+  }
+
+  private static func isTypeExpression(_ expression: String, aliases: Set<String>) -> Bool {
+    expression.hasSuffix(".type") || aliases.contains(expression)
+  }
+
+  /// `line` with the contents of its one-line string literals blanked out.
+  private static func withoutStrings(_ line: String) -> String {
+    var result = ""
+    var quote: Character?
+    var escaped = false
+    for character in line {
+      if let open = quote {
+        if escaped {
+          escaped = false
+        } else if character == "\\" {
+          escaped = true
+        } else if character == open {
+          quote = nil
+          result.append(character)
+        }
+        continue
+      }
+      if character == "\"" || character == "'" { quote = character }
+      result.append(character)
+    }
+    return result
+  }
+
+  /// Uses of the global `prefix` (`os.` → `execute`; `dofile` → `""`), not fields of other tables
+  /// (`t.os.x`) nor longer names (`photos.x`).
+  private static func identifiers(after prefix: String, in line: String) -> [String] {
+    var names: [String] = []
+    var rest = line[...]
+    while let range = rest.range(of: prefix) {
+      let before = rest[..<range.lowerBound].last
+      rest = rest[range.upperBound...]
+      guard before.map({ !($0.isLetter || $0.isNumber || $0 == "_" || $0 == "." || $0 == ":") }) ?? true else { continue }
+      let name = rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+      if !prefix.hasSuffix("."), !name.isEmpty { continue }
+      names.append(String(name))
+    }
+    return names
   }
 
   /// Dotted names following `prefix` (`fx.` → `run`, `deps.` → `numberFact.fetch`).
@@ -84,18 +195,6 @@ struct FeatureCheck {
       if !trimmed.isEmpty { names.append(trimmed) }
     }
     return names
-  }
-
-  private static func quoted(after marker: String, in line: String) -> [String] {
-    var found: [String] = []
-    var rest = line[...]
-    while let range = rest.range(of: marker) {
-      rest = rest[range.upperBound...].drop { $0 == " " }
-      guard let quote = rest.first, quote == "\"" || quote == "'" else { continue }
-      let body = rest.dropFirst().prefix { $0 != quote }
-      found.append(String(body))
-    }
-    return found
   }
 }
 

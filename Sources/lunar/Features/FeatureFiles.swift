@@ -19,6 +19,7 @@ enum FeatureFiles {
         throw ValidationError("no feature at \(root) (a .lua file, or a folder with \(FeatureLocation.entryNames.joined(separator: " or ")))")
       }
       let children = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+      let before = found.count
       for child in children.sorted() {
         if let location = try? FeatureLocation(resolving: (root as NSString).appendingPathComponent(child)),
           location.script.pathExtension == "lua",
@@ -26,6 +27,13 @@ enum FeatureFiles {
         {
           found.append(location)
         }
+      }
+      // NB: A folder with nothing to check must not pass silently.
+      guard found.count > before else {
+        throw ValidationError("""
+          no features under \(root): give .lua files, feature folders (with \
+          \(FeatureLocation.entryNames.joined(separator: " or "))), or folders of feature folders
+          """)
       }
     }
     return found

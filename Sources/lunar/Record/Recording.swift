@@ -6,8 +6,11 @@ import LuaFeatures
 struct Recording {
   var feature: String
   var seed: UInt64
-  /// Input actions, each with the state recorded right after it.
-  var steps: [(action: LuaValue, state: LuaValue?)] = []
+  /// Input actions, each with the state recorded right after it and how many actions effects had
+  /// sent before it.
+  var steps: [(action: LuaValue, state: LuaValue?, effectActionsBefore: Int)] = []
+  /// How many actions effects sent in the whole recording.
+  var effectActions = 0
   /// Recorded dependency results, by name, in call order.
   var results: [String: [RecordedResult]] = [:]
 
@@ -26,7 +29,9 @@ struct Recording {
         feature = object[LuaString("feature")].stringValue
         seed = UInt64(max(0, object[LuaString("seed")].integerValue ?? 0))
       case "action":
-        steps.append((object[LuaString("action")], nil))
+        steps.append((object[LuaString("action")], nil, effectActions))
+      case "effectAction":
+        effectActions += 1
       case "state":
         if !steps.isEmpty { steps[steps.count - 1].state = object[LuaString("state")] }
       case "dependency":

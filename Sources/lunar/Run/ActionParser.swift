@@ -40,12 +40,17 @@ struct ActionParser {
   }
 
   private func parseTable(_ text: String) throws(ActionParseError) -> LuaValue {
-    let value: LuaValue
+    let values: [LuaValue]
     do {
       let chunk = try sandbox.load("return " + text, chunkName: "input")
-      value = try vm.call(chunk, returning: LuaValue.self)
+      values = try vm.call(chunk)
     } catch {
       throw ActionParseError(error.message)
+    }
+    // NB: `{ type = "a" }, { type = "b" }` is valid Lua returning two values: taking the first
+    //     would silently drop the rest.
+    guard values.count == 1, let value = values.first else {
+      throw ActionParseError("one action per line: this line holds \(values.count) values")
     }
     guard case let .table(fields) = value, fields[LuaString("type")]?.stringValue != nil else {
       throw ActionParseError("an action is a table with a string `type`, like { type = \"increment\" }")

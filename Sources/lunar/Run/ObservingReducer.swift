@@ -6,14 +6,18 @@ import LuaFeatures
 /// state around it.
 struct ObservingReducer<Base: Reducer<LuaState, LuaValue>>: Reducer {
   let base: Base
-  let observe: @MainActor @Sendable (_ action: LuaValue, _ before: LuaState, _ after: LuaState) -> Void
+  /// Called before the base reducer runs, so the action shows before any error it causes.
+  let willReduce: @MainActor @Sendable (_ action: LuaValue) -> Void
+  let didReduce: @MainActor @Sendable (_ action: LuaValue, _ before: LuaState, _ after: LuaState) -> Void
 
   func reduce(into state: inout LuaState, action: LuaValue) -> Effect<LuaValue> {
+    let willReduce = self.willReduce
+    let didReduce = self.didReduce
+    MainActor.assumeIsolated { willReduce(action) }
     let before = state
     let effect = base.reduce(into: &state, action: action)
     let after = state
-    let observe = self.observe
-    MainActor.assumeIsolated { observe(action, before, after) }
+    MainActor.assumeIsolated { didReduce(action, before, after) }
     return effect
   }
 }

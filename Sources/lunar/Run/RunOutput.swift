@@ -52,7 +52,10 @@ final class JSONRunOutput: RunOutput {
   }
 
   func inputError(_ message: String, line: String) {
-    emit(["event": "error", "kind": "input", "message": message, "input": line, "file": NSNull(), "line": NSNull()])
+    emit([
+      "event": "error", "kind": "input", "message": JSONText.shortened(message, limit: 1000),
+      "input": JSONText.shortened(line), "file": NSNull(), "line": NSNull(),
+    ])
   }
 
   func note(_ text: String) {
@@ -95,7 +98,7 @@ final class TextRunOutput: RunOutput {
   }
 
   func inputError(_ message: String, line: String) {
-    printError(Terminal.standardError.red("error: \(message)"))
+    printError(Terminal.standardError.red("error: \(JSONText.shortened(message, limit: 1000))"))
   }
 
   func note(_ text: String) {

@@ -17,6 +17,8 @@ final class RunSession {
   private(set) var errors = 0
   private(set) var history: [LuaValue] = []
   private var running = 0
+  /// How many actions effects have sent so far.
+  private(set) var effectActions = 0
   private var nextSource = "effect"
 
   init(
@@ -28,9 +30,11 @@ final class RunSession {
     self.keepGoing = keepGoing
     self.recorder = recorder
     self.parser = try ActionParser(vm: host.vm)
-    let reducer = ObservingReducer(base: feature.reducer()) { [weak self] action, before, after in
-      self?.observed(action, before: before, after: after)
-    }
+    let reducer = ObservingReducer(
+      base: feature.reducer(),
+      willReduce: { [weak self] action in self?.willReduce(action) },
+      didReduce: { [weak self] action, before, after in self?.didReduce(action, before: before, after: after) }
+    )
     self.store = Store(initialState: feature.initialState) { reducer }
     host.onError = { [weak self] error in self?.failed(error) }
   }
@@ -77,6 +81,14 @@ final class RunSession {
     return running
   }
 
+  /// Waits until effects have sent at least `count` actions in all, or `timeout` passes.
+  func waitForEffectActions(_ count: Int, timeout: Duration) async {
+    let deadline = ContinuousClock.now.advanced(by: timeout)
+    while effectActions < count, ContinuousClock.now < deadline {
+      try? await Task.sleep(for: .milliseconds(1))
+    }
+  }
+
   var hadErrors: Bool { errors > 0 }
 
   private func track(_ task: StoreTask, for action: LuaValue) {
@@ -90,10 +102,16 @@ final class RunSession {
     }
   }
 
-  private func observed(_ action: LuaValue, before: LuaState, after: LuaState) {
+  private func willReduce(_ action: LuaValue) {
     output.action(action, source: nextSource)
-    if nextSource == "effect" { recorder?.effectAction(action) }
+    if nextSource == "effect" {
+      effectActions += 1
+      recorder?.effectAction(action)
+    }
     nextSource = "effect"
+  }
+
+  private func didReduce(_ action: LuaValue, before: LuaState, after: LuaState) {
     output.state(before: before, after: after, view: before == after ? nil : render(after))
   }
 
@@ -129,7 +147,9 @@ final class RunSession {
     case ":help":
       output.note(Self.help)
     default:
+      errors += 1
       output.inputError("unknown command \(text) (try :help)", line: text)
+      return keepGoing || StandardInput.isTerminal
     }
     return true
   }

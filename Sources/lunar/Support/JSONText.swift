@@ -24,6 +24,14 @@ enum JSONText {
     }
   }
 
+  /// `text`, cut after `limit` characters with a note of its full length, so that one huge line
+  /// of input does not flood the output.
+  static func shortened(_ text: String, limit: Int = 200) -> String {
+    let count = text.count
+    guard count > limit else { return text }
+    return "\(text.prefix(limit))… (\(count) characters)"
+  }
+
   /// A Lua value as a JSON-ready object: tables become objects, arrays arrays, nil null.
   static func json(_ value: LuaValue) -> Any {
     switch value {

@@ -1,0 +1,14 @@
+-- Mixed: a counter with one test that passes and one that fails.
+local lunar = require "lunar"
+
+return lunar.feature {
+  name = "Mixed",
+  initial = { count = 0 },
+  reduce = function(state, action)
+    if action.type == "increment" then
+      state.count = state.count + 1
+    elseif action.type == "decrement" then
+      state.count = state.count - 1
+    end
+  end,
+}

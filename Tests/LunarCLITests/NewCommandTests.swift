@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+/// `lunar new NAME`: a feature and a test that pass at once.
+@Suite struct NewCommandTests {
+  @Test func aNewFeaturesTestsPass() async throws {
+    let folder = try makeTemporaryFolder()
+    defer { removeTemporaryFolder(folder) }
+
+    let created = try await Lunar.run(["new", "timer"], in: folder)
+    #expect(created.status == 0, "\(created)")
+    #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("timer/feature.lua").path))
+    #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("timer/timer_test.lua").path))
+
+    let tested = try await Lunar.run(["test", "timer"], in: folder)
+    #expect(tested.status == 0, "\(tested)")
+    #expect(tested.lines.last == "2 passed, 0 failed", "\(tested)")
+  }
+
+  @Test func aNewFeatureRunsWithPipedInput() async throws {
+    let folder = try makeTemporaryFolder()
+    defer { removeTemporaryFolder(folder) }
+
+    _ = try await Lunar.run(["new", "my-counter"], in: folder)
+    let output = try await Lunar.run(["run", "my-counter"], input: "increment\nincrement\ndecrement\n", in: folder)
+
+    #expect(output.status == 0, "\(output)")
+    #expect(output.events.first?.string("feature") == "MyCounter")
+    #expect(output.events.named("state").map { $0.state?["count"] as? Int } == [1, 2, 1])
+    #expect(output.events.named("state").last?.string("view") == "count: 1")
+  }
+
+  @Test func newRefusesAnExistingFolder() async throws {
+    let folder = try makeTemporaryFolder()
+    defer { removeTemporaryFolder(folder) }
+    try FileManager.default.createDirectory(at: folder.appendingPathComponent("taken"), withIntermediateDirectories: false)
+    try Data("keep me".utf8).write(to: folder.appendingPathComponent("taken/feature.lua"))
+
+    let output = try await Lunar.run(["new", "taken"], in: folder)
+
+    #expect(output.status == 64, "\(output)")
+    #expect(output.stderr.contains("taken already exists; pick another name"), "\(output)")
+    #expect(try String(contentsOf: folder.appendingPathComponent("taken/feature.lua"), encoding: .utf8) == "keep me")
+  }
+
+  @Test(arguments: ["two words", "9lives", "_", "-", "a.b", "ünïcode✓", ""])
+  func newRefusesABadName(_ name: String) async throws {
+    let folder = try makeTemporaryFolder()
+    defer { removeTemporaryFolder(folder) }
+
+    let output = try await Lunar.run(["new", name], in: folder)
+
+    #expect(output.status == 64, "\(output)")
+    #expect(output.stderr.contains("is not a usable name"), "\(output)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+  }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+/// `lunar run --record FILE` and `lunar replay FILE`.
+@Suite struct RecordReplayTests {
+  static let session = "increment\nfactTapped\ndecrement\nincrement\nfactTapped\n"
+
+  @Test func aReplayReproducesTheRecordedStates() async throws {
+    let folder = try makeTemporaryFolder()
+    defer { removeTemporaryFolder(folder) }
+    let file = folder.appendingPathComponent("session.jsonl").path
+
+    let recorded = try await Lunar.run(["run", "examples/counter", "--record", file], input: Self.session)
+    #expect(recorded.status == 0, "\(recorded)")
+    let replayed = try await Lunar.run(["replay", file, "--json"])
+
+    #expect(replayed.status == 0, "\(replayed)")
+    #expect(replayed.events.last?.string("message") == "replayed 5 actions: same states", "\(replayed)")
+    #expect(Self.states(replayed) == Self.states(recorded), "\(replayed)")
+  }
+
+  @Test func aReplayAnswersDependenciesFromTheRecording() async throws {
+    let folder = try makeTemporaryFolder()
+    defer { removeTemporaryFolder(folder) }
+    let file = folder.appendingPathComponent("session.jsonl")
+
+    _ = try await Lunar.run(["run", "examples/counter", "--record", file.path], input: "factTapped\n")
+    let text = try String(contentsOf: file, encoding: .utf8)
+    let edited = text.replacingOccurrences(of: "0 is the additive identity.", with: "0 is a recorded fact.")
+    try Data(edited.utf8).write(to: file)
+    let replayed = try await Lunar.run(["replay", file.path, "--json"])
+
+    // The recorded states name the edited fact too, so only the dependency result changed.
+    #expect(replayed.status == 0, "\(replayed)")
+    let loaded = replayed.events.named("action").first { $0.actionType == "factLoaded" }
+    #expect((loaded?["action"] as? [String: Any])?["fact"] as? String == "0 is a recorded fact.", "\(replayed)")
+  }
+
+  @Test func aTamperedRecordingDivergesWithExit1AndADiff() async throws {
+    let folder = try makeTemporaryFolder()
+    defer { removeTemporaryFolder(folder) }
+    let file = folder.appendingPathComponent("session.jsonl")
+
+    _ = try await Lunar.run(["run", "examples/counter", "--record", file.path], input: "increment\nincrement\n")
+    let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n").map(String.init)
+    let tampered = lines.map { line in
+      line.contains(#""kind":"state""#) && line.contains(#""count":2"#)
+        ? line.replacingOccurrences(of: #""count":2"#, with: #""count":7"#) : line
+    }
+    #expect(tampered != lines)
+    try Data((tampered.joined(separator: "\n") + "\n").utf8).write(to: file)
+    let replayed = try await Lunar.run(["replay", file.path])
+
+    #expect(replayed.status == 1, "\(replayed)")
+    #expect(replayed.stdout.contains("replay diverged at action 2"), "\(replayed)")
+    #expect(replayed.stdout.contains("-   count: 7"), "\(replayed)")
+    #expect(replayed.stdout.contains("+   count: 2"), "\(replayed)")
+  }
+
+  @Test func aFileThatIsNotARecordingIsAClearError() async throws {
+    let folder = try makeTemporaryFolder()
+    defer { removeTemporaryFolder(folder) }
+    let file = folder.appendingPathComponent("notes.txt")
+    try Data("hello\n".utf8).write(to: file)
+
+    let replayed = try await Lunar.run(["replay", file.path])
+
+    #expect(replayed.status != 0)
+    #expect(replayed.stderr.contains("\(file.path):1: not a line of a recording"), "\(replayed)")
+  }
+
+  /// The `state` objects of a run's events, as JSON text.
+  static func states(_ output: Lunar.Output) -> [String] {
+    output.events.filter { $0.name == "state" || $0.name == "ready" }.compactMap { event in
+      (try? JSONSerialization.data(withJSONObject: event.state ?? [:], options: [.sortedKeys]))
+        .map { String(decoding: $0, as: UTF8.self) }
+    }
+  }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+/// `lunar run` with piped input: one action per line in, one JSON event per line out.
+@Suite struct RunScriptedTests {
+  @Test func pipedActionsPrintExactJSONEventsAndTheOfflineFact() async throws {
+    let output = try await Lunar.run(["run", "examples/counter"], input: "increment\nincrement\nfactTapped\n")
+
+    #expect(output.status == 0, "\(output)")
+    #expect(output.lines == [
+      #"{"event":"ready","feature":"Counter","state":{"count":0,"loading":false,"timerRunning":false},"view":"  [ - ]  0  [ + ]\n  timer: off"}"#,
+      #"{"action":{"type":"increment"},"event":"action","source":"input"}"#,
+      #"{"changed":true,"event":"state","state":{"count":1,"loading":false,"timerRunning":false},"view":"  [ - ]  1  [ + ]\n  timer: off"}"#,
+      #"{"action":{"type":"increment"},"event":"action","source":"input"}"#,
+      #"{"changed":true,"event":"state","state":{"count":2,"loading":false,"timerRunning":false},"view":"  [ - ]  2  [ + ]\n  timer: off"}"#,
+      #"{"action":{"type":"factTapped"},"event":"action","source":"input"}"#,
+      #"{"changed":true,"event":"state","state":{"count":2,"loading":true,"timerRunning":false},"view":"  [ - ]  2  [ + ]\n  loading a fact…\n  timer: off"}"#,
+      #"{"action":"factTapped","event":"effect","running":1,"status":"started"}"#,
+      #"{"action":{"fact":"2 is the only even prime number.","type":"factLoaded"},"event":"action","source":"effect"}"#,
+      #"{"changed":true,"event":"state","state":{"count":2,"fact":"2 is the only even prime number.","loading":false,"timerRunning":false},"view":"  [ - ]  2  [ + ]\n  2 is the only even prime number.\n  timer: off"}"#,
+      #"{"action":"factTapped","event":"effect","running":0,"status":"finished"}"#,
+    ])
+    #expect(output.stderr.isEmpty, "\(output)")
+  }
+
+  @Test func theOfflineFactComesFromTheFeaturesFactsFile() async throws {
+    let facts = try JSONDecoder().decode(
+      [String: String].self,
+      from: Data(contentsOf: Lunar.packageRoot.appendingPathComponent("examples/counter/facts.json"))
+    )
+    let output = try await Lunar.run(["run", "examples/counter"], input: "increment\nincrement\nincrement\nfactTapped\n")
+
+    #expect(output.status == 0, "\(output)")
+    let loaded = output.events.named("action").first { $0.actionType == "factLoaded" }
+    #expect((loaded?["action"] as? [String: Any])?["fact"] as? String == facts["3"])
+  }
+
+  @Test func blankLinesAndCommentLinesAreSkipped() async throws {
+    let output = try await Lunar.run(["run", "examples/counter"], input: "\n   \n-- a comment\nincrement\n")
+
+    #expect(output.status == 0, "\(output)")
+    #expect(output.events.map { $0.name ?? "?" } == ["ready", "action", "state"])
+  }
+
+  @Test func aMissingFeatureIsAUsageErrorNamingThePath() async throws {
+    let output = try await Lunar.run(["run", "examples/nowhere"], input: "")
+
+    #expect(output.status == 64, "\(output)")
+    #expect(output.stderr.contains("no such file or folder: examples/nowhere"), "\(output)")
+  }
+
+  @Test func aTimerStillRunningAtTheEndOfInputStopsAfterTheTimeout() async throws {
+    let output = try await Lunar.run(["run", "examples/counter", "--timeout", "0.2"], input: "toggleTimer\n")
+
+    #expect(output.status == 0, "\(output)")
+    let note = output.events.named("note").last
+    #expect(note?.string("message") == "1 effect(s) still running after 0.2s; stopping", "\(output)")
+  }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+/// `lunar test`: runs `*_test.lua` files and reports like a test runner.
+@Suite struct TestCommandTests {
+  @Test func aFailingTestGivesExit1AndTheCounts() async throws {
+    let output = try await Lunar.run(["test", Lunar.fixture("mixed")])
+
+    #expect(output.status == 1, "\(output)")
+    #expect(output.lines.last == "1 passed, 1 failed", "\(output)")
+  }
+
+  @Test func aFailureShowsItsFileLineAndADiff() async throws {
+    let output = try await Lunar.run(["test", Lunar.fixture("mixed")])
+
+    #expect(output.stdout.contains("✔ increment adds one"), "\(output)")
+    #expect(output.stdout.contains("✘ decrement expects the wrong count"), "\(output)")
+    #expect(output.stdout.contains("mixed_test.lua:11: A state change does not match expectation"), "\(output)")
+    #expect(output.stdout.contains("− Table(count: 5)"), "\(output)")
+    #expect(output.stdout.contains("+ Table(count: -1)"), "\(output)")
+    #expect(output.stdout.contains("(Expected: −, Actual: +)"), "\(output)")
+  }
+
+  @Test func filterRunsOnlyTheMatchingTests() async throws {
+    let output = try await Lunar.run(["test", Lunar.fixture("mixed"), "--filter", "increment"])
+
+    #expect(output.status == 0, "\(output)")
+    #expect(output.lines.last == "1 passed, 0 failed", "\(output)")
+    #expect(!output.stdout.contains("decrement"), "\(output)")
+  }
+
+  @Test func aFilterMatchingNothingIsAnError() async throws {
+    let output = try await Lunar.run(["test", Lunar.fixture("mixed"), "--filter", "no such test"])
+
+    #expect(output.status == 1, "\(output)")
+    #expect(output.stderr.contains(#"no test matches --filter "no such test""#), "\(output)")
+  }
+
+  @Test func jsonWritesALinePerTestAndASummary() async throws {
+    let output = try await Lunar.run(["test", Lunar.fixture("mixed"), "--json"])
+
+    #expect(output.status == 1, "\(output)")
+    let events = output.events
+    #expect(events.count == output.lines.count, "\(output)")
+    #expect(events.map { $0.name ?? "?" } == ["test", "test", "summary"])
+    #expect(events[0].string("name") == "increment adds one")
+    #expect(events[0]["passed"] as? Bool == true)
+    #expect(events[1].string("name") == "decrement expects the wrong count")
+    #expect(events[1]["passed"] as? Bool == false)
+    #expect(events[1].string("declaredAt") == "mixed_test.lua:9")
+    let failure = try #require((events[1]["failures"] as? [[String: Any]])?.first)
+    #expect(failure["location"] as? String == "mixed_test.lua:11")
+    #expect((failure["message"] as? String)?.contains("+ Table(count: -1)") == true)
+    #expect(events[2].int("passed") == 1)
+    #expect(events[2].int("failed") == 1)
+  }
+
+  @Test func theExamplesTestsPass() async throws {
+    let output = try await Lunar.run(["test", "examples/counter"])
+
+    #expect(output.status == 0, "\(output)")
+    #expect(output.lines.last == "4 passed, 0 failed", "\(output)")
+  }
+
+  @Test func aPathWithNoTestsIsAnError() async throws {
+    let output = try await Lunar.run(["test", Lunar.fixture("echo")])
+
+    #expect(output.status == 1, "\(output)")
+    #expect(output.stderr.contains("no *_test.lua files under"), "\(output)")
+  }
+}

@@ -2,8 +2,12 @@ import Composable
 import Dependencies
 import LuaBridge
 
-/// A cancellation id from Lua (`"search"`, `3`): kept apart from Swift ids of equal value.
+/// A cancellation id from Lua (`"search"`, `3`): kept apart from Swift ids of equal value, and from
+/// the ids of other instances of the feature.
 struct LuaEffectID: Hashable, Sendable {
+  /// NB: two instances of a feature can share a store (a Swift parent combining them): their ids
+  ///     must not meet.
+  let instance: ObjectIdentifier
   let value: LuaValue
 }
 
@@ -37,17 +41,17 @@ extension LuaFeatureInstance {
       return field("kind").stringValue == "merge" ? .merge(members) : .concatenate(members)
     case "cancellable":
       let inner = try translate(field("effect"), action: action)
-      return inner.cancellable(id: LuaEffectID(value: field("id")), cancelInFlight: field("cancelInFlight").boolValue ?? false)
+      return inner.cancellable(id: LuaEffectID(instance: ObjectIdentifier(self), value: field("id")), cancelInFlight: field("cancelInFlight").boolValue ?? false)
     case "cancel":
-      return .cancel(id: LuaEffectID(value: field("id")))
+      return .cancel(id: LuaEffectID(instance: ObjectIdentifier(self), value: field("id")))
     case "debounce":
       @Dependency(\.continuousClock) var clock
       return Effect.send(field("action"))
-        .debounce(id: LuaEffectID(value: field("id")), for: try seconds(), clock: clock)
+        .debounce(id: LuaEffectID(instance: ObjectIdentifier(self), value: field("id")), for: try seconds(), clock: clock)
     case "throttle":
       @Dependency(\.continuousClock) var clock
       return Effect.send(field("action"))
-        .throttle(id: LuaEffectID(value: field("id")), for: try seconds(), clock: clock, latest: field("latest").boolValue ?? false)
+        .throttle(id: LuaEffectID(instance: ObjectIdentifier(self), value: field("id")), for: try seconds(), clock: clock, latest: field("latest").boolValue ?? false)
     default:
       throw malformed("unknown effect kind \(field("kind"))", action)
     }

@@ -144,7 +144,7 @@ struct Prelude {
     let globals = try vm.globals()
     try globals.set(Self.moduleGlobal, lunar)
     try globals.set(Self.testModuleGlobal, try tests.get("test", as: LuaTable.self))
-    try vm.registerModule("lunar", loader: try Self.loader(vm, global: Self.moduleGlobal))
+    try vm.registerModule("lunar", loader: try base.get("newModule", as: LuaFunction.self))
     try vm.registerModule("lunar.test", loader: try Self.loader(vm, global: Self.testModuleGlobal))
   }
 

@@ -8,6 +8,7 @@ enum LunarHostSource {
 -- effect coroutines and dependencies. Scripts never see this table.
 local base, emptyArray = ...     -- emptyArray: an empty array pushed by LuaBridge, for its marker
 local isEffect, checkAction, describe = base.isEffect, base.checkAction, base.describe
+local descriptionOf = base.descriptionOf
 
 local type, setmetatable, getmetatable, rawget, rawset, error, pairs, next, ipairs =
   type, setmetatable, getmetatable, rawget, rawset, error, pairs, next, ipairs
@@ -172,7 +173,8 @@ local function register(value)
 end
 
 local serialize
-serialize = function(e)
+serialize = function(handle)
+  local e = descriptionOf(handle)
   local kind = e.kind
   if kind == "run" then
     return { kind = "run", handle = register({ fn = e.fn, catch = e.catch, origin = e.origin }), origin = e.origin }
@@ -203,7 +205,7 @@ function host.reduce(reduce, state, action, deps)
     -- NB: returned, not raised, so the host reports a malformed effect rather than a failing reducer.
     return nil, nil, "reduce returned " .. describe(result) .. "; return an effect from lunar.fx (or nothing)"
   end
-  if result.kind == "none" then
+  if descriptionOf(result).kind == "none" then
     return nil, changes()
   end
   return serialize(result), changes()

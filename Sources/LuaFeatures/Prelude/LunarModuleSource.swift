@@ -43,19 +43,34 @@ end
 ---------------------------------------------------------------------------------------------------
 -- Effects: descriptions only. Swift turns them into the core's effects.
 
+-- NB: scripts hold handles, empty tables whose description lives here, out of reach: effects are
+--     shared (`fx.none`) and a handle cannot be changed, not even with `rawset`.
 local Effect = {}
-Effect.__index = Effect
-Effect.__name = "lunar.effect"
-Effect.__metatable = "lunar.effect"     -- scripts cannot swap or edit it
-local effects = setmetatable({}, { __mode = "k" })
+local descriptions = setmetatable({}, { __mode = "k" })
+local EffectHandle = {
+  __index = function(handle, key)
+    local value = descriptions[handle][key]
+    if value ~= nil then return value end
+    return Effect[key]
+  end,
+  __newindex = function() error("effects cannot be changed", 2) end,
+  __name = "lunar.effect",
+  __metatable = "lunar.effect",
+}
 
 local function effect(t)
-  effects[t] = true
-  return setmetatable(t, Effect)
+  local handle = setmetatable({}, EffectHandle)
+  descriptions[handle] = t
+  return handle
 end
 
 local function isEffect(value)
-  return effects[value] == true
+  return descriptions[value] ~= nil
+end
+
+--- The description behind an effect handle (host only).
+local function descriptionOf(value)
+  return descriptions[value]
 end
 
 local function checkID(id, what, level)
@@ -221,11 +236,23 @@ local function readonly(t, name)
   })
 end
 
+--- A fresh read-only `lunar` module for one sandbox.
+-- NB: one per sandbox, never shared: `rawset` on a read-only view writes into the view itself, and
+--     must not reach other features.
+local function newModule()
+  local view = {}
+  for k, v in pairs(lunar) do view[k] = v end
+  view.fx = readonly(fx, "lunar.fx")
+  return readonly(view, "lunar")
+end
+
 lunar.fx = readonly(fx, "lunar.fx")
 
 return {
   lunar = readonly(lunar, "lunar"),
+  newModule = newModule,
   isEffect = isEffect,
+  descriptionOf = descriptionOf,
   isFeature = isFeature,
   checkAction = checkAction,
   describe = describe,

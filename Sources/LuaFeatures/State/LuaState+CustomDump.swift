@@ -53,3 +53,10 @@ enum DumpNode {
     }
   }
 }
+
+// NB: actions are bare `LuaValue`s: without this, a test failure listing unhandled actions dumps
+//     their `LuaString` bytes one by one.
+extension LuaValue: CustomDumpRepresentable {
+  /// Dumps read like Lua data, as for ``LuaState``: `Table(type: "increment")`.
+  public var customDumpValue: Any { DumpNode.node(for: self) }
+}

@@ -84,6 +84,8 @@ let package = Package(
         "LuaFeatures",
         "Composable",
         "LuaBridge",
+        "LuaBridgeBench",
+        .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

@@ -46,7 +46,9 @@ struct TransactionalReducerTests {
           state.profile.onTap = function() end
         elseif action.type == "storeCycle" then
           state.count = 9
-          state.profile.owner = state.profile
+          local node = { name = "loop" }
+          node.next = node
+          state.profile.owner = node
         elseif action.type == "describe" then
           state.count = state.count + 1
           state.seen = table.concat(state.items, ",") .. " " .. state.profile.name .. " " ..

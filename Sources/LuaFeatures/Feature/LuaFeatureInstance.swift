@@ -41,7 +41,7 @@ final class LuaFeatureInstance {
         }
         let effect = try translate(results.first ?? .nil, action: action)
         let patches = try plan(results.count > 1 ? results[1] : .nil, state: state, resident: resident)
-        try vm.call(prelude.commit)
+        // NB: no commit call: the prelude commits this call when the next one starts.
         for (patch, reread) in patches { state.storage.apply(patch, reread: reread) }
         version &+= 1
         state.residency = LuaState.Residency(instance: ObjectIdentifier(self), version: version)
@@ -93,15 +93,37 @@ final class LuaFeatureInstance {
 
   /// Reads the journal's changes and plans the snapshot's patches; reads containers whose shape
   /// changed now, so that applying cannot fail.
+  ///
+  /// The prelude reports changes flat: path, key, isNil, value — four entries per write.
   private func plan(
     _ changesValue: LuaValue, state: LuaState, resident: LuaRef
   ) throws(LuaError) -> [(StatePatch, LuaValue?)] {
-    guard case let .array(entries) = changesValue else { return [] }
+    guard case let .array(flat) = changesValue else { return [] }
     var changes: [StateChange] = []
-    changes.reserveCapacity(entries.count)
-    for entry in entries {
-      let path = entry[LuaString("path")].arrayValue ?? []
-      changes.append(StateChange(path: path, key: entry[LuaString("key")].normalizedKey, value: entry[LuaString("value")]))
+    changes.reserveCapacity(flat.count / 4)
+    var rootFieldsOnly = true
+    var index = 0
+    while index + 3 < flat.count {
+      let path: [LuaValue]
+      switch flat[index] {
+      case let .array(keys): path = keys
+      case .table: path = []
+      default: return [(.replaceAll, try resident.value())]   // a write the prelude could not place
+      }
+      let key = flat[index + 1].normalizedKey
+      let value = flat[index + 2].boolValue == true ? LuaValue.nil : flat[index + 3]
+      if !path.isEmpty || value.isNil { rootFieldsOnly = false }
+      if case .string = key {} else { rootFieldsOnly = false }
+      changes.append(StateChange(path: path, key: key, value: value))
+      index += 4
+    }
+    // NB: the common action sets top-level fields only: patch them directly. (Removals can change
+    //     a table's shape, so they take the general path.)
+    if rootFieldsOnly, case .table = state.storage {
+      return changes.compactMap { change in
+        guard case let .string(key) = change.key else { return nil }
+        return (StatePatch.setField(path: [], key: key, value: change.value), nil)
+      }
     }
     var result: [(StatePatch, LuaValue?)] = []
     for patch in StatePatch.plan(changes, on: state.storage) {

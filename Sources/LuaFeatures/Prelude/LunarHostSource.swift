@@ -24,15 +24,23 @@ local host = { isFeature = base.isFeature }
 -- recorded (table, key, old value) before they happen. On failure the journal is replayed
 -- backwards, so the state is exactly as before the action; on success it names what changed, so
 -- Swift patches its snapshot instead of reading the whole state.
+--
+-- State has value semantics, as in Swift: a table is never in two places of the state. Assigning
+-- a table that already is (`state.b = state.a`, or the same new table twice) stores a copy —
+-- except for moves inside one table (`table.sort`, `table.remove`), checked after the call.
 
-local REAL, PATH, GEN = {}, {}, {}
+local REAL, PATH, GEN, PARENT = {}, {}, {}, {}
 local generation = 0
 local active = false
-local proxies = {}              -- real table -> proxy, for the current reducer call
+local proxies = {}              -- real table -> nested proxy, for the current reducer call
+local proxyCount = 0
 local journal, journalCount = {}, 0
 local proxyMT = {}
 proxyMT.__name = "lunar.state"
 proxyMT.__metatable = "lunar.state"
+local inState = setmetatable({}, { __mode = "k" })       -- tables known to be part of a state
+local shuffled = {}                                      -- tables whose elements moved this call
+local shuffledCount = 0
 
 -- NB: LuaBridge marks the empty arrays it pushes with a metatable (so they read back as arrays);
 --     such a table is state like any plain one, and must be proxied too or its writes escape the
@@ -51,15 +59,6 @@ local function stale(key)
     "fx.run, and never keep `state` itself.", 3)
 end
 
-local function proxyOf(real, path)
-  local proxy = proxies[real]
-  if proxy == nil then
-    proxy = setmetatable({ [REAL] = real, [PATH] = path, [GEN] = generation }, proxyMT)
-    proxies[real] = proxy
-  end
-  return proxy
-end
-
 local function childPath(path, key)
   local n = #path
   local result = { }
@@ -68,11 +67,86 @@ local function childPath(path, key)
   return result
 end
 
+-- Nested tables get a proxy per reducer call (their place in the state can change between calls).
+local function proxyOf(real, path, parent)
+  local proxy = proxies[real]
+  if proxy == nil then
+    proxy = setmetatable({ [REAL] = real, [PATH] = path, [GEN] = generation, [PARENT] = parent }, proxyMT)
+    proxies[real] = proxy
+    proxyCount = proxyCount + 1
+    inState[real] = true
+  end
+  return proxy
+end
+
+local function markInState(t, depth)
+  inState[t] = true
+  if depth > 200 then return end
+  for _, v in next, t do
+    if isStateTable(v) and not inState[v] then markInState(v, depth + 1) end
+  end
+end
+
+local function copyOf(t, depth)
+  if depth > 200 then error("state nested too deeply (over 200 levels)", 0) end
+  local copy = {}
+  for k, v in next, t do
+    if isStateTable(v) then v = copyOf(v, depth + 1) end
+    copy[k] = v
+  end
+  local mt = getmetatable(t)
+  if mt == arrayMarker then setmetatable(copy, mt) end
+  return copy
+end
+
+-- What to store when `value` is assigned into `target`: plain values as they are; tables
+-- unwrapped from their proxies and copied when they are already part of the state elsewhere.
+local function stored(value, target)
+  if type(value) ~= "table" then return value end
+  local real = rawget(value, REAL)
+  local parent = rawget(value, PARENT)
+  if real == nil then real = value end
+  if not isStateTable(real) then return value end
+  if inState[real] then
+    if parent == target then
+      -- NB: a move inside one table (sorting, removing): duplicates are resolved after the call.
+      if not shuffled[target] then
+        shuffled[target] = true
+        shuffledCount = shuffledCount + 1
+      end
+      return real
+    end
+    real = copyOf(real, 0)
+  end
+  markInState(real, 0)
+  return real
+end
+
+local function record(real, key, path)
+  local n = journalCount
+  journal[n + 1] = real
+  journal[n + 2] = key
+  journal[n + 3] = real[key]
+  journal[n + 4] = path
+  journalCount = n + 4
+end
+
+local function pairsOf(real, path)
+  return function(_, key)
+    local k, v = next(real, key)
+    if isStateTable(v) then
+      v = proxyOf(v, childPath(path, k), real)
+    end
+    return k, v
+  end
+end
+
 proxyMT.__index = function(proxy, key)
   if not active or rawget(proxy, GEN) ~= generation then stale(key) end
-  local value = rawget(proxy, REAL)[key]
+  local real = rawget(proxy, REAL)
+  local value = real[key]
   if isStateTable(value) then
-    return proxyOf(value, childPath(rawget(proxy, PATH), key))
+    return proxyOf(value, childPath(rawget(proxy, PATH), key), real)
   end
   return value
 end
@@ -80,16 +154,9 @@ end
 proxyMT.__newindex = function(proxy, key, value)
   if not active or rawget(proxy, GEN) ~= generation then stale(key) end
   if key == nil or key ~= key then error("state keys cannot be nil or NaN", 2) end
-  if type(value) == "table" and rawget(value, REAL) ~= nil then
-    value = rawget(value, REAL)
-  end
   local real = rawget(proxy, REAL)
-  local n = journalCount
-  journal[n + 1] = real
-  journal[n + 2] = key
-  journal[n + 3] = real[key]
-  journal[n + 4] = rawget(proxy, PATH)
-  journalCount = n + 4
+  value = stored(value, real)
+  record(real, key, rawget(proxy, PATH))
   real[key] = value
 end
 
@@ -100,23 +167,95 @@ end
 
 proxyMT.__pairs = function(proxy)
   if not active or rawget(proxy, GEN) ~= generation then stale("pairs") end
-  local real = rawget(proxy, REAL)
-  local path = rawget(proxy, PATH)
-  return function(_, key)
-    local k, v = next(real, key)
-    if isStateTable(v) then
-      v = proxyOf(v, childPath(path, k))
+  return pairsOf(rawget(proxy, REAL), rawget(proxy, PATH)), proxy, nil
+end
+
+-- The root proxy's metatable is made once per resident state and kept; each call gets a fresh,
+-- tiny proxy (so a `state` kept from an earlier call is refused). The metamethods close over the
+-- table, and the journal write is inlined: this is the hot path of every action.
+local ROOT = {}
+local rootMetatables = setmetatable({}, { __mode = "k" })   -- resident state table -> metatable
+
+local function rootMetatableOf(real)
+  local metatable = rootMetatables[real]
+  if metatable ~= nil then return metatable end
+  markInState(real, 0)
+  metatable = {
+    __name = "lunar.state",
+    __metatable = "lunar.state",
+    __index = function(proxy, key)
+      if not active or rawget(proxy, GEN) ~= generation then stale(key) end
+      local value = real[key]
+      if type(value) ~= "table" or not isStateTable(value) then return value end
+      return proxyOf(value, { key }, real)
+    end,
+    __newindex = function(proxy, key, value)
+      if not active or rawget(proxy, GEN) ~= generation then stale(key) end
+      if key == nil or key ~= key then error("state keys cannot be nil or NaN", 2) end
+      if type(value) == "table" then value = stored(value, real) end
+      local n = journalCount
+      journal[n + 1] = real
+      journal[n + 2] = key
+      journal[n + 3] = real[key]
+      journal[n + 4] = ROOT
+      journalCount = n + 4
+      real[key] = value
+    end,
+    __len = function(proxy)
+      if not active or rawget(proxy, GEN) ~= generation then stale("#") end
+      return #real
+    end,
+    __pairs = function(proxy)
+      if not active or rawget(proxy, GEN) ~= generation then stale("pairs") end
+      return pairsOf(real, {}), proxy, nil
+    end,
+  }
+  rootMetatables[real] = metatable
+  return metatable
+end
+
+local function rootProxyOf(real)
+  return setmetatable({ [REAL] = real, [GEN] = generation }, rootMetatables[real] or rootMetatableOf(real))
+end
+
+-- After elements moved inside a table, one may now be there twice: keep the first, copy the rest.
+local function resolveShuffles()
+  for container in next, shuffled do
+    local seen = {}
+    for key, value in next, container do
+      if isStateTable(value) then
+        if seen[value] then
+          local copy = copyOf(value, 0)
+          markInState(copy, 0)
+          -- NB: journaled like any write, so the snapshot gets the copy and a rollback undoes it.
+          local n = journalCount
+          journal[n + 1] = container
+          journal[n + 2] = key
+          journal[n + 3] = value
+          journal[n + 4] = false      -- path unknown here: the host re-reads the whole state
+          journalCount = n + 4
+          container[key] = copy
+        else
+          seen[value] = true
+        end
+      end
     end
-    return k, v
-  end, proxy, nil
+  end
+  shuffled = {}
+  shuffledCount = 0
 end
 
 local function endCall()
   active = false
-  if next(proxies) ~= nil then proxies = {} end
+  if shuffledCount > 0 then resolveShuffles() end
+  if proxyCount > 0 then
+    proxies = {}
+    proxyCount = 0
+  end
 end
 
 local pendingHandles = {}       -- handles registered by the call in progress
+local pendingCount = 0
 
 local function clearJournal()
   for i = 1, journalCount do journal[i] = nil end
@@ -129,34 +268,52 @@ local function rollback()
     journal[i][journal[i + 1]] = journal[i + 2]
   end
   clearJournal()
-  endCall()
-  for i = #pendingHandles, 1, -1 do
+  active = false
+  shuffled = {}
+  shuffledCount = 0
+  if proxyCount > 0 then
+    proxies = {}
+    proxyCount = 0
+  end
+  for i = pendingCount, 1, -1 do
     host.dropHandle(pendingHandles[i])
     pendingHandles[i] = nil
   end
+  pendingCount = 0
 end
 
--- Keeps the writes of the last call.
+-- Keeps the writes of the last call. The next call commits implicitly: the host calls `rollback`
+-- when it cannot use a call's results, and nothing otherwise.
 local function commit()
-  clearJournal()
-  for i = #pendingHandles, 1, -1 do pendingHandles[i] = nil end
+  -- NB: stale entries are overwritten by the next writes; only a long journal is cleared, so that
+  --     it does not keep large old values alive.
+  if journalCount > 64 then clearJournal() else journalCount = 0 end
+  for i = pendingCount, 1, -1 do pendingHandles[i] = nil end
+  pendingCount = 0
 end
 
--- The changes of the last successful call, as a list of { path, key, value } with `value` the final
--- value (a plain table when it is one). Duplicates are dropped. The journal stays until `commit`.
+-- The changes of the last call, flat, in a table reused between calls: path, key, isNil, value —
+-- with `false` for a nil value so the array has no holes. A path is the array of keys from the
+-- root ({} for the root itself); `false` means "unknown: re-read the whole state".
+local out, outCount = {}, 0
+local EMPTY_PATH = {}
+
 local function changes()
   if journalCount == 0 then return nil end
-  local changes, seen = {}, {}
+  local k = 0
   for i = 1, journalCount, 4 do
-    local real, key = journal[i], journal[i + 1]
-    local keys = seen[real]
-    if keys == nil then keys = {}; seen[real] = keys end
-    if not keys[key] then
-      keys[key] = true
-      changes[#changes + 1] = { path = journal[i + 3], key = key, value = real[key] }
-    end
+    local real, key, path = journal[i], journal[i + 1], journal[i + 3]
+    local value = real[key]
+    if path == ROOT then path = EMPTY_PATH end
+    out[k + 1] = path
+    out[k + 2] = key
+    out[k + 3] = value == nil
+    if value == nil then out[k + 4] = false else out[k + 4] = value end
+    k = k + 4
   end
-  return changes
+  for i = k + 1, outCount do out[i] = nil end
+  outCount = k
+  return out
 end
 
 ---------------------------------------------------------------------------------------------------
@@ -191,14 +348,18 @@ end
 
 ---------------------------------------------------------------------------------------------------
 -- Calling a reducer: host.reduce(reduceFn, realState, action, deps) -> effect, changes [, malformed].
--- Afterwards the host calls host.commit() once it has read both, or host.rollback() on any failure.
+-- If the host cannot use the results it calls host.rollback(); otherwise the next call commits.
 
 function host.reduce(reduce, state, action, deps)
+  -- NB: the previous call is committed here (the host calls `rollback` when it must not be);
+  --     the common cases are inlined, as this runs for every action.
+  if journalCount > 0 or pendingCount > 0 then commit() end
   generation = generation + 1
   active = true
-  local result = reduce(proxyOf(state, {}), action, deps)
-  endCall()
+  local result = reduce(rootProxyOf(state), action, deps)
+  if shuffledCount > 0 or proxyCount > 0 then endCall() else active = false end
   if result == nil then
+    if journalCount == 0 then return nil, nil end
     return nil, changes()
   end
   if not isEffect(result) then

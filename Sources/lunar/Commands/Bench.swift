@@ -10,10 +10,65 @@ struct Bench: AsyncParsableCommand {
       Figures are nanoseconds per operation and ratios measured in the same run: compare ratios, \
       not absolute times, on a shared machine. Run with:
 
-        swift run -c release lunar bench core
+        swift run -c release lunar bench core     Store.send against a bare reducer call
+        swift run -c release lunar bench lua      a Lua reducer through the store, the bare C API,
+                                                  a Swift reducer and a Redux store in plain Lua
+        swift run -c release lunar bench feature examples/counter
+                                                  ns/action for a feature's scripted action mix
       """,
-    subcommands: [Core.self]
+    subcommands: [Core.self, Lua.self, Feature.self]
   )
+
+  struct Lua: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "A Lua reducer through Store.send against the bare C API, a Swift reducer and plain Lua."
+    )
+
+    @Option(help: "Actions per measurement.")
+    var iterations = 300_000
+
+    @Option(help: "Repetitions; the best of each is reported.")
+    var repetitions = 5
+
+    @Flag(help: "Print one JSON object instead of a table.")
+    var json = false
+
+    @MainActor
+    func run() async throws {
+      let result = try LuaFeatureBenchmark(iterations: iterations, repetitions: repetitions).run()
+      print(json ? result.json : result.table)
+    }
+  }
+
+  struct Feature: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "ns/action for a feature, sending a scripted mix of actions.",
+      discussion: """
+        The actions are lines as typed in `lunar run` (increment, add title=milk, { … }), read from         --actions (default: bench.txt next to the feature). The mix is sent over and over; effects         are started but not awaited, and dependencies are the offline ones.
+        """
+    )
+
+    @Argument(help: "A feature script or folder.")
+    var path: String
+
+    @Option(help: "A file of actions, one per line.")
+    var actions: String?
+
+    @Option(help: "Actions per measurement.")
+    var iterations = 100_000
+
+    @Option(help: "Repetitions; the best of each is reported.")
+    var repetitions = 5
+
+    @Flag(help: "Print one JSON object instead of text.")
+    var json = false
+
+    @MainActor
+    func run() async throws {
+      let result = try FeatureMixBenchmark(path: path, actionsFile: actions, iterations: iterations, repetitions: repetitions).run()
+      print(json ? result.json : result.text)
+    }
+  }
 
   struct Core: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,0 +1,117 @@
+import Composable
+import Foundation
+import LuaBridge
+import LuaBridgeBench
+import LuaFeatures
+
+/// Issue 4's figures, in one run: a no-effect action through `Store.send` into a Lua reducer,
+/// against the same reducer called through the bare C API, an equivalent Swift reducer, the same
+/// action on a state of 10,000 items, and a Redux-style store in plain Lua run by `lua5.4`.
+@MainActor
+struct LuaFeatureBenchmark {
+  let iterations: Int
+  let repetitions: Int
+
+  static let reducerSource = """
+    return function(state, action)
+      if action.type == "increment" then
+        state.count = state.count + 1
+      elseif action.type == "decrement" then
+        state.count = state.count - 1
+      end
+    end
+    """
+
+  struct Result {
+    var bare: Double
+    var lunar: Double
+    var lunarLarge: Double
+    var swift: Double
+    var redux: Double?
+    var iterations: Int
+
+    var table: String {
+      var lines = [
+        "lua: a no-effect action (\(iterations) actions, best of runs)",
+        "  bare C API, state in registry   \(formatted(bare)) ns/action",
+        "  Lunar Store.send, 10 items      \(formatted(lunar)) ns/action   \(formatted(lunar / bare))× bare   (target ≤ 2.5×)",
+        "  Lunar Store.send, 10,000 items  \(formatted(lunarLarge)) ns/action   \(formatted(lunarLarge / lunar))× 10 items   (target ≤ 1.5×)",
+        "  Swift reducer, Store.send       \(formatted(swift)) ns/action   Lua is \(formatted(lunar / swift))× Swift",
+      ]
+      if let redux {
+        lines.append("  Redux store in plain lua5.4     \(formatted(redux)) ns/action   Lunar is \(formatted(redux / lunar))× faster   (target > 1×)")
+      } else {
+        lines.append("  Redux store in plain lua5.4     (lua5.4 not installed: apt-get install lua5.4 to compare)")
+      }
+      return lines.joined(separator: "\n")
+    }
+
+    var json: String {
+      JSONText.encode([
+        "benchmark": "lua", "iterations": iterations, "bareNs": bare, "lunarNs": lunar,
+        "lunarLargeNs": lunarLarge, "swiftNs": swift, "reduxNs": redux.map { $0 as Any } ?? NSNull(),
+        "ratioToBare": lunar / bare, "ratioLargeToSmall": lunarLarge / lunar,
+      ])
+    }
+  }
+
+  func run() throws -> Result {
+    let bare = try BareReducerBaseline(source: Self.reducerSource, items: 10)
+      .measure(iterations: iterations, repetitions: repetitions)
+    let lunar = try measureLunar(items: 10)
+    let lunarLarge = try measureLunar(items: 10_000)
+    let store = Store(initialState: BenchCounter.State()) { BenchCounter() }
+    let swift = bestNanosecondsPerOperation(operations: iterations, repetitions: repetitions) {
+      for index in 0..<iterations {
+        blackHole(store.send(index & 1 == 0 ? .increment : .decrement))
+      }
+    }
+    return Result(
+      bare: bare, lunar: lunar, lunarLarge: lunarLarge, swift: swift,
+      redux: ReduxBaseline.measure(iterations: iterations), iterations: iterations
+    )
+  }
+
+  private func measureLunar(items: Int) throws -> Double {
+    let host = try LuaFeatureHost(limits: .init(instructionsPerCall: 1_000_000))
+    let feature = try host.load(
+      source: """
+        local lunar = require "lunar"
+        local reduce = (function() \(Self.reducerSource) end)()
+        local items = {}
+        for i = 1, \(items) do items[i] = { title = "item " .. i, done = false } end
+        return lunar.feature { name = "Bench", initial = { count = 0, items = items }, reduce = reduce }
+        """,
+      chunkName: "bench.lua"
+    )
+    let store = Store(initialState: feature.initialState) { feature.reducer() }
+    let action: LuaValue = ["type": "increment"]
+    store.send(action)
+    return bestNanosecondsPerOperation(operations: iterations, repetitions: repetitions) {
+      for _ in 0..<iterations {
+        blackHole(store.send(action))
+      }
+    }
+  }
+}
+
+/// A Redux-style store in plain Lua (`bench/redux.lua`), run by the system's `lua5.4`.
+enum ReduxBaseline {
+  static func measure(iterations: Int) -> Double? {
+    guard let lua = ["/usr/bin/lua5.4", "/usr/local/bin/lua5.4", "/opt/homebrew/bin/lua5.4", "/opt/homebrew/bin/lua"]
+      .first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+    else { return nil }
+    let script = FileManager.default.temporaryDirectory.appendingPathComponent("lunar-redux-\(getpid()).lua")
+    defer { try? FileManager.default.removeItem(at: script) }
+    guard (try? ReduxScript.source.write(to: script, atomically: true, encoding: .utf8)) != nil else { return nil }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: lua)
+    process.arguments = [script.path, String(iterations)]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    guard (try? process.run()) != nil else { return nil }
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Double(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+  }
+}

@@ -96,6 +96,7 @@ void lunar_decode_value(lua_State *L, lunar_reader *r, int depth) {
       luaL_checkstack(L, 4, "lunar: value nested too deeply");
       lua_createtable(L, 0, (int)(hint > 1u << 24 ? 1u << 24 : hint));
       while (!at_end(L, r)) {
+        if (*r->p++ != LUNAR_OP_STRING) truncated(L); /* keys are strings */
         uint32_t n = read_u32(L, r);
         need(L, r, n);
         lua_pushlstring(L, (const char *)r->p, n);

@@ -35,7 +35,7 @@ enum {
   LUNAR_OP_STRING = 5,  /* u32 length, bytes */
   LUNAR_OP_REF = 6,     /* i32 registry reference */
   LUNAR_OP_ARRAY = 7,   /* u32 size hint, values (NIL leaves a hole), END */
-  LUNAR_OP_TABLE = 8,   /* u32 size hint, (u32 key length, key bytes, value)*, END */
+  LUNAR_OP_TABLE = 8,   /* u32 size hint, (STRING key, value)*, END */
   LUNAR_OP_END = 9
 };
 

@@ -84,10 +84,14 @@ public struct LuaWriter {
   }
 
   /// Writes the key of the next table entry (a `nil` value after it means "no entry").
-  public mutating func key(_ key: some StringProtocol) { appendString(key) }
+  public mutating func key(_ key: some StringProtocol) {
+    bytes.append(UInt8(LUNAR_OP_STRING))
+    appendString(key)
+  }
 
   /// Writes the key of the next table entry, as bytes.
   public mutating func key(_ key: LuaString) {
+    bytes.append(UInt8(LUNAR_OP_STRING))
     appendRaw(UInt32(truncatingIfNeeded: key.bytes.count))
     bytes.append(contentsOf: key.bytes)
   }

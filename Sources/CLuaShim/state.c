@@ -107,7 +107,11 @@ static void count_hook(lua_State *L, lua_Debug *ar) {
     h->exhausted = 1;
     lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
   }
-  luaL_error(L, "instruction limit exceeded (%I instructions per call)", (LUAI_UACINT)h->instruction_limit);
+  /* NB: inside a hook, level 0 is the Lua function being run, so the message names its line. */
+  luaL_where(L, 0);
+  lua_pushfstring(L, "instruction limit exceeded (%I instructions per call)", (LUAI_UACINT)h->instruction_limit);
+  lua_concat(L, 2);
+  lua_error(L);
 }
 
 void lunar_set_instruction_limit(lua_State *L, int64_t limit) {

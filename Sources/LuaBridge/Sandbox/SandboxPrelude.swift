@@ -75,6 +75,7 @@ enum SandboxPrelude {
         if type(name) ~= "string" then
           error(format("bad argument #1 to 'require' (string expected, got %s)", type(name)), 2)
         end
+        name = (name:gsub("/", "."))  -- 'views/row' and 'views.row' are one module
         local value = loaded[name]
         if value ~= nil then return value end
         if loading[name] then

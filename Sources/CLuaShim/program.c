@@ -156,16 +156,64 @@ static int call_worker(lua_State *L) {
   return lua_gettop(L);
 }
 
+/* How many values a program pushes if none of them can allocate (references and scalars only),
+   or -1. Such programs are pushed directly, without the protected worker: the hot path. */
+static int simple_count(const unsigned char *p, const unsigned char *end) {
+  int n = 0;
+  while (p < end) {
+    switch (*p) {
+      case LUNAR_OP_NIL: case LUNAR_OP_FALSE: case LUNAR_OP_TRUE: p += 1; break;
+      case LUNAR_OP_INTEGER: case LUNAR_OP_NUMBER: p += 9; break;
+      case LUNAR_OP_REF: p += 5; break;
+      default: return -1;
+    }
+    if (p > end) return -1;
+    n++;
+  }
+  return n;
+}
+
+static void push_simple(lua_State *L, lunar_reader *r) {
+  while (r->p < r->end) {
+    int op = *r->p++;
+    switch (op) {
+      case LUNAR_OP_NIL: lua_pushnil(L); break;
+      case LUNAR_OP_FALSE: lua_pushboolean(L, 0); break;
+      case LUNAR_OP_TRUE: lua_pushboolean(L, 1); break;
+      case LUNAR_OP_INTEGER: { int64_t v; memcpy(&v, r->p, 8); r->p += 8; lua_pushinteger(L, (lua_Integer)v); break; }
+      case LUNAR_OP_NUMBER: { double v; memcpy(&v, r->p, 8); r->p += 8; lua_pushnumber(L, (lua_Number)v); break; }
+      default: { int32_t ref; memcpy(&ref, r->p, 4); r->p += 4;
+        if (ref == LUA_REFNIL) lua_pushnil(L); else lua_rawgeti(L, LUA_REGISTRYINDEX, ref); break; }
+    }
+  }
+}
+
 int lunar_call(lua_State *L, const unsigned char *program, size_t length, int nresults, int *count) {
   lunar_host *h = lunar_host_of(L);
   int top = lua_gettop(L);
+  int simple = simple_count(program, program + length);
+  int status;
+  if (simple >= 1) {
+    /* NB: pushing scalars and registry values never allocates, so no protection is needed. */
+    if (!lua_checkstack(L, simple + 1)) return LUA_ERRMEM;
+    lunar_reader r = {program, program + length};
+    lua_pushcfunction(L, lunar_msgh);
+    push_simple(L, &r);
+    lunar_budget_enter(h);
+    status = lua_pcall(L, simple - 1, nresults, top + 1);
+    status = lunar_budget_leave(h, status);
+    lua_rotate(L, top + 1, -1);
+    lua_pop(L, 1);
+    *count = lua_gettop(L) - top;
+    return status;
+  }
   if (!lua_checkstack(L, 4)) return LUA_ERRMEM;
   call_job job = {{program, program + length}, nresults};
   lua_pushcfunction(L, lunar_msgh);
   lua_pushcfunction(L, call_worker);
   lua_pushlightuserdata(L, &job);
   lunar_budget_enter(h);
-  int status = lua_pcall(L, 1, LUA_MULTRET, top + 1);
+  status = lua_pcall(L, 1, LUA_MULTRET, top + 1);
   status = lunar_budget_leave(h, status);
   lua_rotate(L, top + 1, -1); /* remove the handler: rotate and pop never allocate */
   lua_pop(L, 1);

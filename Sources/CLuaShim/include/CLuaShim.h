@@ -69,6 +69,14 @@ typedef struct lunar_host {
   char error_source[LUA_IDSIZE];
   /* the Swift object that owns this VM (unretained) */
   void *owner;
+  /* the running thread: the main one, or the coroutine whose host function runs now */
+  lua_State *current;
+  /* the reusable push-program buffer (owned here; malloc'd) and whether a writer holds it */
+  unsigned char *program;
+  size_t program_capacity;
+  int program_busy;
+  /* the nesting limit for conversions */
+  int data_depth;
   /* host functions */
   lunar_host_call call;
   lunar_host_release release;
@@ -154,6 +162,11 @@ void lunar_random_seed(void *state, uint64_t seed);
 size_t lunar_gc_count(lua_State *L);
 /* A full collection; finalizer errors become warnings (Lua 5.4), never errors. */
 void lunar_gc_collect(lua_State *L);
+
+/* ---- push-program buffers (plain malloc memory, never Lua's allocator) ---- */
+
+void *lunar_buffer_realloc(void *buffer, size_t size);
+void lunar_buffer_free(void *buffer);
 
 /* ---- macros Swift cannot see ---- */
 

@@ -66,7 +66,7 @@ extension LuaVM {
       }
     }
     var pushed: Int32 = 0
-    let status = writer.bytes.withUnsafeBufferPointer { lunar_push(L, $0.baseAddress, $0.count, &pushed) }
+    let status = lunar_push(L, writer.bytes.baseAddress, writer.count, &pushed)
     guard status == LUA_OK else {
       // NB: the error object (often Lua's preallocated memory message) is on top: raise it.
       return pushed > 0 ? Int32(LUNAR_HOST_ERROR) : vm.raiseMemoryError(on: L)
@@ -91,7 +91,7 @@ extension LuaVM {
       writer.write(String(describing: error))
     }
     var pushed: Int32 = 0
-    let pushStatus = writer.bytes.withUnsafeBufferPointer { lunar_push(L, $0.baseAddress, $0.count, &pushed) }
+    let pushStatus = lunar_push(L, writer.bytes.baseAddress, writer.count, &pushed)
     if pushStatus != LUA_OK && pushed == 0 { return raiseMemoryError(on: L) }
     return status  // NB: after a failed push, the object on top is the memory error: raise that
   }

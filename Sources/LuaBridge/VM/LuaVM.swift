@@ -69,6 +69,7 @@ public final class LuaVM {
     host.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
     let status = lunar_openlibs(L)
     guard status == LUA_OK else { throw takeError(status: status, from: L) }
+    lunar_install_handler(L)
     applyLimits()
   }
 

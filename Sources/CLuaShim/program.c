@@ -159,8 +159,8 @@ static int call_worker(lua_State *L) {
 /* Pushes the program's values directly if none of them can allocate (references and scalars
    only) and returns 1; returns 0 at the first value that could allocate (the caller then drops
    what was pushed and takes the protected path). This is the hot path of calls. */
-static int push_simple(lua_State *L, lunar_reader *r) {
-  while (r->p < r->end) {
+static int push_simple(lua_State *L, lunar_reader *r, int *pushed) {
+  for (; r->p < r->end; (*pushed)++) {
     int op = *r->p;
     switch (op) {
       case LUNAR_OP_NIL: lua_pushnil(L); r->p += 1; break;
@@ -212,13 +212,14 @@ int lunar_call(lunar_host *h, lua_State *L, const unsigned char *program, size_t
     lua_pushcfunction(L, lunar_msgh);
     handler = top + 1;
   }
-  int base = lua_gettop(L);
+  int base = handler == 1 ? top : top + 1;
+  int pushed = 0;
   lunar_reader r = {program, program + length};
   /* NB: pushing scalars and registry values never allocates, so they need no protection. A
      program of n values is at least n bytes long, so `length` slots are always enough. */
-  if (length <= 64 && length > 0 && lua_checkstack(L, (int)length) && push_simple(L, &r)) {
+  if (length <= 64 && length > 0 && lua_checkstack(L, (int)length) && push_simple(L, &r, &pushed)) {
     lunar_budget_enter(h);
-    status = lua_pcall(L, lua_gettop(L) - base - 1, nresults, handler);
+    status = lua_pcall(L, pushed - 1, nresults, handler);
     status = lunar_budget_leave(h, status);
   } else {
     lua_settop(L, base);

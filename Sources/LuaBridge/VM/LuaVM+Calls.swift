@@ -38,10 +38,12 @@ extension LuaVM {
   /// let results = try vm.call(reduce, state, ["type": "increment"] as LuaValue)
   /// ```
   ///
-  /// Arguments are pushed and the call made in one step. Holding the function and tables as
-  /// references (``LuaRef``, ``LuaTable``) makes this the fast path for hot calls: references and
-  /// scalars are pushed without any extra protected call, so a call costs little more than
-  /// `lua_pcall` itself.
+  /// Arguments are pushed and the call made in one step; references (``LuaRef``, ``LuaTable``) and
+  /// scalars are pushed without any extra protected call, strings and tables inside one.
+  ///
+  /// > Tip: Variadic generics are not specialized across modules, so each call pays for runtime
+  /// > generic metadata. For a hot call with a table and one value (a reducer), use
+  /// > ``call(_:on:with:)``, which costs little more than `lua_pcall` itself.
   ///
   /// - Throws: ``LuaError``: the function's error (with traceback, file and line), an overrun of
   ///   ``Limits``, or a conversion error for an argument or a result that is not data.

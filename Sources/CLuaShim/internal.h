@@ -11,8 +11,19 @@ extern const char lunar_key_hostfn_meta;
 extern const char lunar_key_raise_marker;
 
 /* Budget bookkeeping around every entry that runs Lua code. */
-void lunar_budget_enter(lunar_host *h);
-int lunar_budget_leave(lunar_host *h, int status);
+static inline void lunar_budget_enter(lunar_host *h) {
+  if (h->depth++ == 0) {
+    h->exhausted = 0;
+    h->remaining = h->instruction_limit;
+  }
+}
+
+static inline int lunar_budget_leave(lunar_host *h, int status) {
+  int exhausted = h->exhausted;
+  if (--h->depth == 0) h->exhausted = 0;
+  if (exhausted && status != LUA_OK && status != LUA_YIELD) return LUNAR_ERRBUDGET;
+  return status;
+}
 
 /* The message handler used by lunar_call. */
 int lunar_msgh(lua_State *L);

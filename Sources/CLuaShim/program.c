@@ -96,6 +96,7 @@ void lunar_decode_value(lua_State *L, lunar_reader *r, int depth) {
       luaL_checkstack(L, 4, "lunar: value nested too deeply");
       lua_createtable(L, 0, (int)(hint > 1u << 24 ? 1u << 24 : hint));
       while (!at_end(L, r)) {
+        if (*r->p++ != LUNAR_OP_STRING) truncated(L); /* keys are strings */
         uint32_t n = read_u32(L, r);
         need(L, r, n);
         lua_pushlstring(L, (const char *)r->p, n);
@@ -155,19 +156,88 @@ static int call_worker(lua_State *L) {
   return lua_gettop(L);
 }
 
-int lunar_call(lua_State *L, const unsigned char *program, size_t length, int nresults, int *count) {
-  lunar_host *h = lunar_host_of(L);
-  int top = lua_gettop(L);
-  if (!lua_checkstack(L, 4)) return LUA_ERRMEM;
-  call_job job = {{program, program + length}, nresults};
+/* Pushes the program's values directly if none of them can allocate (references and scalars
+   only) and returns 1; returns 0 at the first value that could allocate (the caller then drops
+   what was pushed and takes the protected path). This is the hot path of calls. */
+static int push_simple(lua_State *L, lunar_reader *r, int *pushed) {
+  for (; r->p < r->end; (*pushed)++) {
+    int op = *r->p;
+    switch (op) {
+      case LUNAR_OP_NIL: lua_pushnil(L); r->p += 1; break;
+      case LUNAR_OP_FALSE: lua_pushboolean(L, 0); r->p += 1; break;
+      case LUNAR_OP_TRUE: lua_pushboolean(L, 1); r->p += 1; break;
+      case LUNAR_OP_INTEGER: {
+        int64_t v;
+        if (r->end - r->p < 9) return 0;
+        memcpy(&v, r->p + 1, 8);
+        r->p += 9;
+        lua_pushinteger(L, (lua_Integer)v);
+        break;
+      }
+      case LUNAR_OP_NUMBER: {
+        double v;
+        if (r->end - r->p < 9) return 0;
+        memcpy(&v, r->p + 1, 8);
+        r->p += 9;
+        lua_pushnumber(L, (lua_Number)v);
+        break;
+      }
+      case LUNAR_OP_REF: {
+        int32_t ref;
+        if (r->end - r->p < 5) return 0;
+        memcpy(&ref, r->p + 1, 4);
+        r->p += 5;
+        if (ref == LUA_REFNIL) lua_pushnil(L);
+        else lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+        break;
+      }
+      default:
+        return 0;
+    }
+  }
+  return 1;
+}
+
+void lunar_install_handler(lua_State *L) {
   lua_pushcfunction(L, lunar_msgh);
-  lua_pushcfunction(L, call_worker);
-  lua_pushlightuserdata(L, &job);
-  lunar_budget_enter(h);
-  int status = lua_pcall(L, 1, LUA_MULTRET, top + 1);
-  status = lunar_budget_leave(h, status);
-  lua_rotate(L, top + 1, -1); /* remove the handler: rotate and pop never allocate */
-  lua_pop(L, 1);
+  lunar_host_of(L)->main = L;
+}
+
+int lunar_call(lunar_host *h, lua_State *L, const unsigned char *program, size_t length, int nresults, int *count) {
+  int top = lua_gettop(L);
+  int handler = 1;
+  int status;
+  if (L != h->main) {
+    if (!lua_checkstack(L, 1)) return LUA_ERRMEM;
+    lua_pushcfunction(L, lunar_msgh);
+    handler = top + 1;
+  }
+  int base = handler == 1 ? top : top + 1;
+  int pushed = 0;
+  lunar_reader r = {program, program + length};
+  /* NB: pushing scalars and registry values never allocates, so they need no protection. A
+     program of n values is at least n bytes long, so `length` slots are always enough. */
+  if (length <= 64 && length > 0 && lua_checkstack(L, (int)length) && push_simple(L, &r, &pushed)) {
+    lunar_budget_enter(h);
+    status = lua_pcall(L, pushed - 1, nresults, handler);
+    status = lunar_budget_leave(h, status);
+  } else {
+    lua_settop(L, base);
+    if (!lua_checkstack(L, 3)) {
+      status = LUA_ERRMEM;
+    } else {
+      call_job job = {{program, program + length}, nresults};
+      lua_pushcfunction(L, call_worker);
+      lua_pushlightuserdata(L, &job);
+      lunar_budget_enter(h);
+      status = lua_pcall(L, 1, LUA_MULTRET, handler);
+      status = lunar_budget_leave(h, status);
+    }
+  }
+  if (handler != 1) {
+    lua_rotate(L, handler, -1); /* remove the handler: rotate and pop never allocate */
+    lua_pop(L, 1);
+  }
   *count = lua_gettop(L) - top;
   return status;
 }

@@ -107,7 +107,11 @@ static void count_hook(lua_State *L, lua_Debug *ar) {
     h->exhausted = 1;
     lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
   }
-  luaL_error(L, "instruction limit exceeded (%I instructions per call)", (LUAI_UACINT)h->instruction_limit);
+  /* NB: inside a hook, level 0 is the Lua function being run, so the message names its line. */
+  luaL_where(L, 0);
+  lua_pushfstring(L, "instruction limit exceeded (%I instructions per call)", (LUAI_UACINT)h->instruction_limit);
+  lua_concat(L, 2);
+  lua_error(L);
 }
 
 void lunar_set_instruction_limit(lua_State *L, int64_t limit) {
@@ -118,20 +122,6 @@ void lunar_set_instruction_limit(lua_State *L, int64_t limit) {
     lua_sethook(L, count_hook, LUA_MASKCOUNT, h->hook_interval);
   else
     lua_sethook(L, NULL, 0, 0);
-}
-
-void lunar_budget_enter(lunar_host *h) {
-  if (h->depth++ == 0) {
-    h->exhausted = 0;
-    h->remaining = h->instruction_limit;
-  }
-}
-
-int lunar_budget_leave(lunar_host *h, int status) {
-  int exhausted = h->exhausted;
-  if (--h->depth == 0) h->exhausted = 0;
-  if (exhausted && status != LUA_OK && status != LUA_YIELD) return LUNAR_ERRBUDGET;
-  return status;
 }
 
 /* ---- host functions ---- */

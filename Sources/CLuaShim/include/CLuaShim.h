@@ -35,7 +35,7 @@ enum {
   LUNAR_OP_STRING = 5,  /* u32 length, bytes */
   LUNAR_OP_REF = 6,     /* i32 registry reference */
   LUNAR_OP_ARRAY = 7,   /* u32 size hint, values (NIL leaves a hole), END */
-  LUNAR_OP_TABLE = 8,   /* u32 size hint, (u32 key length, key bytes, value)*, END */
+  LUNAR_OP_TABLE = 8,   /* u32 size hint, (STRING key, value)*, END */
   LUNAR_OP_END = 9
 };
 
@@ -69,6 +69,16 @@ typedef struct lunar_host {
   char error_source[LUA_IDSIZE];
   /* the Swift object that owns this VM (unretained) */
   void *owner;
+  /* the running thread: the main one, or the coroutine whose host function runs now */
+  lua_State *current;
+  /* the main thread, which keeps the message handler at stack index 1 (see lunar_install_handler) */
+  lua_State *main;
+  /* the reusable push-program buffer (owned here; malloc'd) and whether a writer holds it */
+  unsigned char *program;
+  size_t program_capacity;
+  int program_busy;
+  /* the nesting limit for conversions */
+  int data_depth;
   /* host functions */
   lunar_host_call call;
   lunar_host_release release;
@@ -92,7 +102,10 @@ int lunar_push(lua_State *L, const unsigned char *program, size_t length, int *c
 /* Pushes the values of a program and calls the first with the rest as arguments, under a message
    handler (traceback, error position) and the instruction budget. `nresults` may be LUA_MULTRET.
    On success `*count` results are on the stack; on failure one error object. */
-int lunar_call(lua_State *L, const unsigned char *program, size_t length, int nresults, int *count);
+int lunar_call(lunar_host *h, lua_State *L, const unsigned char *program, size_t length, int nresults, int *count);
+/* Pushes the message handler at index 1 of the main thread, where it stays, so calls on the main
+   thread need not push it each time. Call once, on an empty main stack. Cannot raise. */
+void lunar_install_handler(lua_State *L);
 /* Sets t[k] = v raw, where the program pushes t, k, v. Protected; leaves nothing (or the error). */
 int lunar_rawset(lua_State *L, const unsigned char *program, size_t length);
 /* Pushes t[k] raw, where the program pushes t, k. Protected; leaves the value (or the error). */
@@ -154,6 +167,11 @@ void lunar_random_seed(void *state, uint64_t seed);
 size_t lunar_gc_count(lua_State *L);
 /* A full collection; finalizer errors become warnings (Lua 5.4), never errors. */
 void lunar_gc_collect(lua_State *L);
+
+/* ---- push-program buffers (plain malloc memory, never Lua's allocator) ---- */
+
+void *lunar_buffer_realloc(void *buffer, size_t size);
+void lunar_buffer_free(void *buffer);
 
 /* ---- macros Swift cannot see ---- */
 

@@ -54,7 +54,7 @@ public struct LuaEncoder: Sendable {
     case .failed(let error):
       throw error
     case .needsTree:
-      writer.bytes.removeSubrange(start...)
+      writer.count = start
       try encode(value).write(to: &writer)
     }
   }

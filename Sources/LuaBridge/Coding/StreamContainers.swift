@@ -10,30 +10,30 @@ struct StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   /// Writes the key of a new entry; false if the write must be skipped.
   private func entry(_ key: Key) -> Bool {
     guard encoder.prepare(id) else { return false }
-    encoder.state.pointee.writer.key(key.stringValue)
+    encoder.state.pointee.writer.pointee.key(key.stringValue)
     encoder.countEntry()
     return true
   }
 
-  mutating func encodeNil(forKey key: Key) throws { if entry(key) { encoder.state.pointee.writer.writeNil() } }
-  mutating func encode(_ value: Bool, forKey key: Key) throws { if entry(key) { encoder.state.pointee.writer.write(value) } }
-  mutating func encode(_ value: String, forKey key: Key) throws { if entry(key) { encoder.state.pointee.writer.write(value) } }
-  mutating func encode(_ value: Double, forKey key: Key) throws { if entry(key) { encoder.state.pointee.writer.write(value) } }
-  mutating func encode(_ value: Float, forKey key: Key) throws { if entry(key) { encoder.state.pointee.writer.write(Double(value)) } }
-  mutating func encode(_ value: Int, forKey key: Key) throws { if entry(key) { encoder.state.pointee.writer.write(Int64(value)) } }
-  mutating func encode(_ value: Int8, forKey key: Key) throws { if entry(key) { encoder.state.pointee.writer.write(Int64(value)) } }
-  mutating func encode(_ value: Int16, forKey key: Key) throws { if entry(key) { encoder.state.pointee.writer.write(Int64(value)) } }
-  mutating func encode(_ value: Int32, forKey key: Key) throws { if entry(key) { encoder.state.pointee.writer.write(Int64(value)) } }
-  mutating func encode(_ value: Int64, forKey key: Key) throws { if entry(key) { encoder.state.pointee.writer.write(value) } }
-  mutating func encode(_ value: UInt8, forKey key: Key) throws { if entry(key) { encoder.state.pointee.writer.write(Int64(value)) } }
-  mutating func encode(_ value: UInt16, forKey key: Key) throws { if entry(key) { encoder.state.pointee.writer.write(Int64(value)) } }
-  mutating func encode(_ value: UInt32, forKey key: Key) throws { if entry(key) { encoder.state.pointee.writer.write(Int64(value)) } }
+  mutating func encodeNil(forKey key: Key) throws { if entry(key) { encoder.state.pointee.writer.pointee.writeNil() } }
+  mutating func encode(_ value: Bool, forKey key: Key) throws { if entry(key) { encoder.state.pointee.writer.pointee.write(value) } }
+  mutating func encode(_ value: String, forKey key: Key) throws { if entry(key) { encoder.state.pointee.writer.pointee.write(value) } }
+  mutating func encode(_ value: Double, forKey key: Key) throws { if entry(key) { encoder.state.pointee.writer.pointee.write(value) } }
+  mutating func encode(_ value: Float, forKey key: Key) throws { if entry(key) { encoder.state.pointee.writer.pointee.write(Double(value)) } }
+  mutating func encode(_ value: Int, forKey key: Key) throws { if entry(key) { encoder.state.pointee.writer.pointee.write(Int64(value)) } }
+  mutating func encode(_ value: Int8, forKey key: Key) throws { if entry(key) { encoder.state.pointee.writer.pointee.write(Int64(value)) } }
+  mutating func encode(_ value: Int16, forKey key: Key) throws { if entry(key) { encoder.state.pointee.writer.pointee.write(Int64(value)) } }
+  mutating func encode(_ value: Int32, forKey key: Key) throws { if entry(key) { encoder.state.pointee.writer.pointee.write(Int64(value)) } }
+  mutating func encode(_ value: Int64, forKey key: Key) throws { if entry(key) { encoder.state.pointee.writer.pointee.write(value) } }
+  mutating func encode(_ value: UInt8, forKey key: Key) throws { if entry(key) { encoder.state.pointee.writer.pointee.write(Int64(value)) } }
+  mutating func encode(_ value: UInt16, forKey key: Key) throws { if entry(key) { encoder.state.pointee.writer.pointee.write(Int64(value)) } }
+  mutating func encode(_ value: UInt32, forKey key: Key) throws { if entry(key) { encoder.state.pointee.writer.pointee.write(Int64(value)) } }
   mutating func encode(_ value: UInt, forKey key: Key) throws { try encodeWide(value, key) }
   mutating func encode(_ value: UInt64, forKey key: Key) throws { try encodeWide(value, key) }
 
   private func encodeWide<T: BinaryInteger>(_ value: T, _ key: Key) throws {
     let exact = try IntegerConversion.int64(value, at: codingPath + [key])
-    if entry(key) { encoder.state.pointee.writer.write(exact) }
+    if entry(key) { encoder.state.pointee.writer.pointee.write(exact) }
   }
 
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
@@ -84,25 +84,25 @@ struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
     return true
   }
 
-  mutating func encodeNil() throws { if element() { encoder.state.pointee.writer.writeNil() } }
-  mutating func encode(_ value: Bool) throws { if element() { encoder.state.pointee.writer.write(value) } }
-  mutating func encode(_ value: String) throws { if element() { encoder.state.pointee.writer.write(value) } }
-  mutating func encode(_ value: Double) throws { if element() { encoder.state.pointee.writer.write(value) } }
-  mutating func encode(_ value: Float) throws { if element() { encoder.state.pointee.writer.write(Double(value)) } }
-  mutating func encode(_ value: Int) throws { if element() { encoder.state.pointee.writer.write(Int64(value)) } }
-  mutating func encode(_ value: Int8) throws { if element() { encoder.state.pointee.writer.write(Int64(value)) } }
-  mutating func encode(_ value: Int16) throws { if element() { encoder.state.pointee.writer.write(Int64(value)) } }
-  mutating func encode(_ value: Int32) throws { if element() { encoder.state.pointee.writer.write(Int64(value)) } }
-  mutating func encode(_ value: Int64) throws { if element() { encoder.state.pointee.writer.write(value) } }
-  mutating func encode(_ value: UInt8) throws { if element() { encoder.state.pointee.writer.write(Int64(value)) } }
-  mutating func encode(_ value: UInt16) throws { if element() { encoder.state.pointee.writer.write(Int64(value)) } }
-  mutating func encode(_ value: UInt32) throws { if element() { encoder.state.pointee.writer.write(Int64(value)) } }
+  mutating func encodeNil() throws { if element() { encoder.state.pointee.writer.pointee.writeNil() } }
+  mutating func encode(_ value: Bool) throws { if element() { encoder.state.pointee.writer.pointee.write(value) } }
+  mutating func encode(_ value: String) throws { if element() { encoder.state.pointee.writer.pointee.write(value) } }
+  mutating func encode(_ value: Double) throws { if element() { encoder.state.pointee.writer.pointee.write(value) } }
+  mutating func encode(_ value: Float) throws { if element() { encoder.state.pointee.writer.pointee.write(Double(value)) } }
+  mutating func encode(_ value: Int) throws { if element() { encoder.state.pointee.writer.pointee.write(Int64(value)) } }
+  mutating func encode(_ value: Int8) throws { if element() { encoder.state.pointee.writer.pointee.write(Int64(value)) } }
+  mutating func encode(_ value: Int16) throws { if element() { encoder.state.pointee.writer.pointee.write(Int64(value)) } }
+  mutating func encode(_ value: Int32) throws { if element() { encoder.state.pointee.writer.pointee.write(Int64(value)) } }
+  mutating func encode(_ value: Int64) throws { if element() { encoder.state.pointee.writer.pointee.write(value) } }
+  mutating func encode(_ value: UInt8) throws { if element() { encoder.state.pointee.writer.pointee.write(Int64(value)) } }
+  mutating func encode(_ value: UInt16) throws { if element() { encoder.state.pointee.writer.pointee.write(Int64(value)) } }
+  mutating func encode(_ value: UInt32) throws { if element() { encoder.state.pointee.writer.pointee.write(Int64(value)) } }
   mutating func encode(_ value: UInt) throws { try encodeWide(value) }
   mutating func encode(_ value: UInt64) throws { try encodeWide(value) }
 
   private mutating func encodeWide<T: BinaryInteger>(_ value: T) throws {
     let exact = try IntegerConversion.int64(value, at: codingPath + [IndexKey(count)])
-    if element() { encoder.state.pointee.writer.write(exact) }
+    if element() { encoder.state.pointee.writer.pointee.write(exact) }
   }
 
   mutating func encode<T: Encodable>(_ value: T) throws {
@@ -148,25 +148,25 @@ struct StreamSingleContainer: SingleValueEncodingContainer {
     return true
   }
 
-  mutating func encodeNil() throws { if slot() { encoder.state.pointee.writer.writeNil() } }
-  mutating func encode(_ value: Bool) throws { if slot() { encoder.state.pointee.writer.write(value) } }
-  mutating func encode(_ value: String) throws { if slot() { encoder.state.pointee.writer.write(value) } }
-  mutating func encode(_ value: Double) throws { if slot() { encoder.state.pointee.writer.write(value) } }
-  mutating func encode(_ value: Float) throws { if slot() { encoder.state.pointee.writer.write(Double(value)) } }
-  mutating func encode(_ value: Int) throws { if slot() { encoder.state.pointee.writer.write(Int64(value)) } }
-  mutating func encode(_ value: Int8) throws { if slot() { encoder.state.pointee.writer.write(Int64(value)) } }
-  mutating func encode(_ value: Int16) throws { if slot() { encoder.state.pointee.writer.write(Int64(value)) } }
-  mutating func encode(_ value: Int32) throws { if slot() { encoder.state.pointee.writer.write(Int64(value)) } }
-  mutating func encode(_ value: Int64) throws { if slot() { encoder.state.pointee.writer.write(value) } }
-  mutating func encode(_ value: UInt8) throws { if slot() { encoder.state.pointee.writer.write(Int64(value)) } }
-  mutating func encode(_ value: UInt16) throws { if slot() { encoder.state.pointee.writer.write(Int64(value)) } }
-  mutating func encode(_ value: UInt32) throws { if slot() { encoder.state.pointee.writer.write(Int64(value)) } }
+  mutating func encodeNil() throws { if slot() { encoder.state.pointee.writer.pointee.writeNil() } }
+  mutating func encode(_ value: Bool) throws { if slot() { encoder.state.pointee.writer.pointee.write(value) } }
+  mutating func encode(_ value: String) throws { if slot() { encoder.state.pointee.writer.pointee.write(value) } }
+  mutating func encode(_ value: Double) throws { if slot() { encoder.state.pointee.writer.pointee.write(value) } }
+  mutating func encode(_ value: Float) throws { if slot() { encoder.state.pointee.writer.pointee.write(Double(value)) } }
+  mutating func encode(_ value: Int) throws { if slot() { encoder.state.pointee.writer.pointee.write(Int64(value)) } }
+  mutating func encode(_ value: Int8) throws { if slot() { encoder.state.pointee.writer.pointee.write(Int64(value)) } }
+  mutating func encode(_ value: Int16) throws { if slot() { encoder.state.pointee.writer.pointee.write(Int64(value)) } }
+  mutating func encode(_ value: Int32) throws { if slot() { encoder.state.pointee.writer.pointee.write(Int64(value)) } }
+  mutating func encode(_ value: Int64) throws { if slot() { encoder.state.pointee.writer.pointee.write(value) } }
+  mutating func encode(_ value: UInt8) throws { if slot() { encoder.state.pointee.writer.pointee.write(Int64(value)) } }
+  mutating func encode(_ value: UInt16) throws { if slot() { encoder.state.pointee.writer.pointee.write(Int64(value)) } }
+  mutating func encode(_ value: UInt32) throws { if slot() { encoder.state.pointee.writer.pointee.write(Int64(value)) } }
   mutating func encode(_ value: UInt) throws { try encodeWide(value) }
   mutating func encode(_ value: UInt64) throws { try encodeWide(value) }
 
   private func encodeWide<T: BinaryInteger>(_ value: T) throws {
     let exact = try IntegerConversion.int64(value, at: codingPath)
-    if slot() { encoder.state.pointee.writer.write(exact) }
+    if slot() { encoder.state.pointee.writer.pointee.write(exact) }
   }
 
   mutating func encode<T: Encodable>(_ value: T) throws {
@@ -174,9 +174,10 @@ struct StreamSingleContainer: SingleValueEncodingContainer {
       encoder.state.pointee.needsTree = true
       return
     }
-    if let value = value as? LuaValue {
+    if T.self == LuaValue.self {
+      let value = unsafeBitCast(value, to: LuaValue.self)
       encoder.state.pointee.expectingValue = false
-      try value.write(to: &encoder.state.pointee.writer)
+      try value.write(to: &encoder.state.pointee.writer.pointee)
       return
     }
     // NB: the slot stays open for the containers of `value`, at the same coding path.

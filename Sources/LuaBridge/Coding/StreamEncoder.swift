@@ -25,7 +25,7 @@ final class StreamEncoder: Encoder {
   /// All mutable state lives behind one pointer: class properties would pay a dynamic exclusivity
   /// check on every access, and this is the hot path of pushing Codable values.
   struct State {
-    var writer: LuaWriter
+    let writer: UnsafeMutablePointer<LuaWriter>
     var open: [Open] = []
     var nextID = 0
     /// A value slot is waiting for exactly one value (after a key, in an array, at the top).
@@ -46,31 +46,34 @@ final class StreamEncoder: Encoder {
   }
 
   static func encode<T: Encodable>(_ value: T, into writer: inout LuaWriter, options: StreamOptions) -> Outcome {
-    var state = State(writer: writer)
-    writer = LuaWriter(bytes: [], owner: writer.owner, depthLimit: writer.depthLimit)
-    defer { writer = state.writer }
-    return withUnsafeMutablePointer(to: &state) { pointer in
-      let encoder = StreamEncoder(state: pointer, options: options)
-      do {
-        try encoder.writeSlot(value)
-      } catch {
-        if pointer.pointee.needsTree { return .needsTree }
-        return .failed(LuaEncoder.conversionError(error, at: pointer.pointee.codingPath))
-      }
-      if pointer.pointee.needsTree { return .needsTree }
-      if let error = pointer.pointee.error { return .failed(error) }
-      encoder.close(downTo: 0)
-      return .written
+    withUnsafeMutablePointer(to: &writer) { writer in
+      var state = State(writer: writer)
+      return withUnsafeMutablePointer(to: &state) { encode(value, state: $0, options: options) }
     }
+  }
+
+  private static func encode<T: Encodable>(_ value: T, state pointer: UnsafeMutablePointer<State>, options: StreamOptions) -> Outcome {
+    let encoder = StreamEncoder(state: pointer, options: options)
+    do {
+      try encoder.writeSlot(value)
+    } catch {
+      if pointer.pointee.needsTree { return .needsTree }
+      return .failed(LuaEncoder.conversionError(error, at: pointer.pointee.codingPath))
+    }
+    if pointer.pointee.needsTree { return .needsTree }
+    if let error = pointer.pointee.error { return .failed(error) }
+    encoder.close(downTo: 0)
+    return .written
   }
 
   // MARK: Slots and containers
 
   /// Writes `value` into the open slot: scalars directly, others through `encode(to:)`.
   func writeSlot<T: Encodable>(_ value: T) throws {
-    if let value = value as? LuaValue {
+    if T.self == LuaValue.self {
+      let value = unsafeBitCast(value, to: LuaValue.self)
       state.pointee.expectingValue = false
-      do { try value.write(to: &state.pointee.writer) } catch {
+      do { try value.write(to: &state.pointee.writer.pointee) } catch {
         throw LuaConversionError(path: LuaPath(codingPath: codingPath + error.path.components.map(ComponentKey.init)), problem: error.problem)
       }
       return
@@ -80,7 +83,7 @@ final class StreamEncoder: Encoder {
     try value.encode(to: self)
     if state.pointee.expectingValue {  // NB: encode(to:) wrote nothing: the slot holds nil
       state.pointee.expectingValue = false
-      state.pointee.writer.writeNil()
+      state.pointee.writer.pointee.writeNil()
     }
     close(downTo: depth)
   }
@@ -98,6 +101,7 @@ final class StreamEncoder: Encoder {
   /// Makes container `id` the innermost open one, closing those above it. Returns false (and
   /// asks for the tree encoder) if it was closed already.
   func prepare(_ id: Int) -> Bool {
+    if state.pointee.open.last?.id == id { return true }  // NB: the common case, checked first
     if state.pointee.needsTree || state.pointee.error != nil { return false }
     guard let position = state.pointee.open.lastIndex(where: { $0.id == id }) else {
       state.pointee.needsTree = true
@@ -110,8 +114,8 @@ final class StreamEncoder: Encoder {
   func close(downTo depth: Int) {
     while state.pointee.open.count > depth {
       let container = state.pointee.open.removeLast()
-      if container.isArray { state.pointee.writer.endArray() } else { state.pointee.writer.endTable() }
-      state.pointee.writer.patchHint(at: container.offset, container.count)
+      if container.isArray { state.pointee.writer.pointee.endArray() } else { state.pointee.writer.pointee.endTable() }
+      state.pointee.writer.pointee.patchHint(at: container.offset, container.count)
     }
   }
 
@@ -127,8 +131,8 @@ final class StreamEncoder: Encoder {
     state.pointee.expectingValue = false
     let id = state.pointee.nextID
     state.pointee.nextID += 1
-    let offset = state.pointee.writer.count
-    if isArray { state.pointee.writer.beginArray() } else { state.pointee.writer.beginTable() }
+    let offset = state.pointee.writer.pointee.count
+    if isArray { state.pointee.writer.pointee.beginArray() } else { state.pointee.writer.pointee.beginTable() }
     state.pointee.open.append(Open(id: id, offset: offset, count: 0, isArray: isArray))
     return id
   }

@@ -66,7 +66,7 @@ extension LuaVM {
       }
     }
     var pushed: Int32 = 0
-    let status = writer.bytes.withUnsafeBufferPointer { lunar_push(L, $0.baseAddress, $0.count, &pushed) }
+    let status = lunar_push(L, writer.bytes.baseAddress, writer.count, &pushed)
     guard status == LUA_OK else {
       // NB: the error object (often Lua's preallocated memory message) is on top: raise it.
       return pushed > 0 ? Int32(LUNAR_HOST_ERROR) : vm.raiseMemoryError(on: L)
@@ -77,25 +77,23 @@ extension LuaVM {
 
   /// Pushes the error object for `error` and returns the status telling the trampoline to raise it.
   private func raise(_ error: any Error, on L: OpaquePointer) -> Int32 {
-    var status = Int32(LUNAR_HOST_ERROR_WHERE)
-    let object: LuaValue
-    if let error = error as? LuaError {
-      if let value = error.value, !error.addsPosition, case .table = value {
-        object = value  // NB: re-raise structured error objects as they were
-      } else {
-        object = .text(error.message)
-      }
-      if !error.addsPosition { status = Int32(LUNAR_HOST_ERROR) }
-    } else {
-      object = .text(String(describing: error))
-    }
     var writer = makeWriter()
     defer { recycle(&writer) }
-    try? object.write(to: &writer)
+    var status = Int32(LUNAR_HOST_ERROR_WHERE)
+    if let error = error as? LuaError {
+      if !error.addsPosition { status = Int32(LUNAR_HOST_ERROR) }
+      if let value = error.value, !error.addsPosition, case .table = value {
+        try? value.write(to: &writer)  // NB: re-raise structured error objects as they were
+      } else {
+        writer.write(error.message)
+      }
+    } else {
+      writer.write(String(describing: error))
+    }
     var pushed: Int32 = 0
-    let pushStatus = writer.bytes.withUnsafeBufferPointer { lunar_push(L, $0.baseAddress, $0.count, &pushed) }
+    let pushStatus = lunar_push(L, writer.bytes.baseAddress, writer.count, &pushed)
     if pushStatus != LUA_OK && pushed == 0 { return raiseMemoryError(on: L) }
-    return status  // on a failed push the error object on top is the memory error: raise that
+    return status  // NB: after a failed push, the object on top is the memory error: raise that
   }
 
   /// When not even an error object could be pushed: the stack is full. `lua_checkstack` failed, so

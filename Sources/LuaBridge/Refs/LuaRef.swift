@@ -37,7 +37,7 @@ public final class LuaRef: LuaPushable, LuaReadable {
   /// The VM that holds the value.
   public let vm: LuaVM
   /// The registry index.
-  let id: Int32
+  @usableFromInline let id: Int32
   /// The Lua type of the value.
   public let type: LuaType
 

@@ -36,7 +36,7 @@ public struct LuaTable: LuaPushable, LuaReadable {
     defer { vm.recycle(&writer) }
     try writer.write(reference, root: "table")
     do { try key.write(to: &writer) } catch { throw LuaError(error.rooted(at: "key")) }
-    let status = writer.bytes.withUnsafeBufferPointer { lunar_rawget(L, $0.baseAddress, $0.count) }
+    let status = lunar_rawget(L, writer.bytes.baseAddress, writer.count)
     guard status == LUA_OK else { throw vm.takeError(status: status, from: L) }
     defer { lunar_pop(L, 1) }
     return try R.read(from: LuaSlot(vm: vm, state: L, index: lua_gettop(L), root: "table[\(key)]"))
@@ -50,7 +50,7 @@ public struct LuaTable: LuaPushable, LuaReadable {
     try writer.write(reference, root: "table")
     do { try key.write(to: &writer) } catch { throw LuaError(error.rooted(at: "key")) }
     do { try value.write(to: &writer) } catch { throw LuaError(error.rooted(at: "value")) }
-    let status = writer.bytes.withUnsafeBufferPointer { lunar_rawset(L, $0.baseAddress, $0.count) }
+    let status = lunar_rawset(L, writer.bytes.baseAddress, writer.count)
     guard status == LUA_OK else { throw vm.takeError(status: status, from: L) }
   }
 

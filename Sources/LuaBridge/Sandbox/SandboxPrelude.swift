@@ -75,18 +75,19 @@ enum SandboxPrelude {
         if type(name) ~= "string" then
           error(format("bad argument #1 to 'require' (string expected, got %s)", type(name)), 2)
         end
-        local value = loaded[name]
+        local key = (name:gsub("/", "."))  -- 'views/row' and 'views.row' are one module
+        local value = loaded[key]
         if value ~= nil then return value end
-        if loading[name] then
+        if loading[key] then
           error(format("module '%s' requires itself while loading (circular require)", name), 2)
         end
         local chunk, origin = find(name, env)
         if not chunk then error(origin, 2) end
-        loading[name] = true
-        local guard <close> = real_setmetatable({}, { __close = function() loading[name] = nil end })
+        loading[key] = true
+        local guard <close> = real_setmetatable({}, { __close = function() loading[key] = nil end })
         value = chunk(name, origin)
         if value == nil then value = true end
-        loaded[name] = value
+        loaded[key] = value
         return value, origin
       end
 

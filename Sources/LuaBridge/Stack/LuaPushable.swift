@@ -59,10 +59,14 @@ extension LuaConversionError {
     return copy
   }
 
-  /// The same error under another root name.
+  /// The same error under another root name (also for the other end of a cycle).
   func rooted(at root: String) -> LuaConversionError {
     var copy = self
     copy.path.root = root
+    if case .cycle(var first) = problem {
+      first.root = root
+      copy.problem = .cycle(firstSeenAt: first)
+    }
     return copy
   }
 }
@@ -76,18 +80,22 @@ extension String: LuaPushable {
 }
 
 extension Bool: LuaPushable {
+  @inlinable
   public func write(to writer: inout LuaWriter) throws(LuaConversionError) { writer.write(self) }
 }
 
 extension Int: LuaPushable {
+  @inlinable
   public func write(to writer: inout LuaWriter) throws(LuaConversionError) { writer.write(Int64(self)) }
 }
 
 extension Int64: LuaPushable {
+  @inlinable
   public func write(to writer: inout LuaWriter) throws(LuaConversionError) { writer.write(self) }
 }
 
 extension Double: LuaPushable {
+  @inlinable
   public func write(to writer: inout LuaWriter) throws(LuaConversionError) { writer.write(self) }
 }
 

@@ -20,6 +20,7 @@ public struct LuaSlot {
   /// What the value is called in errors (`result #1`, `argument #2`).
   public let root: String
 
+  @usableFromInline
   init(vm: LuaVM, state: OpaquePointer, index: Int32, root: String) {
     self.vm = vm
     self.state = state

@@ -23,79 +23,96 @@ import CLuaShim
 /// > each other (write `nil` for a hole). Each `begin…` needs its `end…`. A malformed program is
 /// > reported as an error when pushed, never as a crash.
 public struct LuaWriter {
-  var bytes: [UInt8]
+  @usableFromInline var base: UnsafeMutableRawPointer
+  @usableFromInline var count: Int
+  @usableFromInline var capacity: Int
   /// The VM whose references this program may contain.
-  let owner: ObjectIdentifier
+  @usableFromInline let owner: ObjectIdentifier
+  /// The VM's reusable buffer, when this writer borrowed it (it goes back on ``LuaVM/recycle(_:)``).
+  @usableFromInline let host: UnsafeMutablePointer<lunar_host>?
   /// The nesting limit of the owning VM.
   public let depthLimit: Int
 
-  init(bytes: [UInt8], owner: ObjectIdentifier, depthLimit: Int) {
-    self.bytes = bytes
+  @usableFromInline
+  init(base: UnsafeMutableRawPointer, capacity: Int, owner: ObjectIdentifier, host: UnsafeMutablePointer<lunar_host>?, depthLimit: Int) {
+    self.base = base
+    self.count = 0
+    self.capacity = capacity
     self.owner = owner
+    self.host = host
     self.depthLimit = depthLimit
   }
 
   /// Writes `nil` (a hole inside an array).
-  public mutating func writeNil() { bytes.append(UInt8(LUNAR_OP_NIL)) }
+  @inlinable
+  public mutating func writeNil() { appendOp(LUNAR_OP_NIL) }
 
   /// Writes a boolean.
-  public mutating func write(_ value: Bool) {
-    bytes.append(UInt8(value ? LUNAR_OP_TRUE : LUNAR_OP_FALSE))
-  }
+  @inlinable
+  public mutating func write(_ value: Bool) { appendOp(value ? LUNAR_OP_TRUE : LUNAR_OP_FALSE) }
 
   /// Writes an integer (Lua's integer subtype).
+  @inlinable
   public mutating func write(_ value: Int64) {
-    bytes.append(UInt8(LUNAR_OP_INTEGER))
-    appendRaw(value)
+    reserve(9)
+    base.storeBytes(of: UInt8(LUNAR_OP_INTEGER), toByteOffset: count, as: UInt8.self)
+    base.storeBytes(of: value.littleEndian, toByteOffset: count + 1, as: Int64.self)
+    count += 9
   }
 
   /// Writes a float (Lua's float subtype), also for integral values: `3.0` stays a float.
+  @inlinable
   public mutating func write(_ value: Double) {
-    bytes.append(UInt8(LUNAR_OP_NUMBER))
-    appendRaw(value)
+    reserve(9)
+    base.storeBytes(of: UInt8(LUNAR_OP_NUMBER), toByteOffset: count, as: UInt8.self)
+    base.storeBytes(of: value.bitPattern.littleEndian, toByteOffset: count + 1, as: UInt64.self)
+    count += 9
   }
 
   /// Writes a string from Swift text (its UTF-8 bytes).
   public mutating func write(_ value: some StringProtocol) {
-    bytes.append(UInt8(LUNAR_OP_STRING))
+    appendOp(LUNAR_OP_STRING)
     appendString(value)
   }
 
   /// Writes a byte string.
   public mutating func write(_ value: LuaString) {
-    bytes.append(UInt8(LUNAR_OP_STRING))
-    appendRaw(UInt32(truncatingIfNeeded: value.bytes.count))
-    bytes.append(contentsOf: value.bytes)
+    appendOp(LUNAR_OP_STRING)
+    value.bytes.withUnsafeBytes { appendCounted($0) }
   }
 
   /// Starts an array; `sizeHint` preallocates (it need not be exact).
   public mutating func beginArray(sizeHint: Int = 0) {
-    bytes.append(UInt8(LUNAR_OP_ARRAY))
-    appendRaw(UInt32(clamping: sizeHint))
+    appendOp(LUNAR_OP_ARRAY)
+    appendU32(UInt32(clamping: sizeHint))
   }
 
   /// Ends the innermost array.
-  public mutating func endArray() { bytes.append(UInt8(LUNAR_OP_END)) }
+  public mutating func endArray() { appendOp(LUNAR_OP_END) }
 
   /// Starts a table with string keys; `sizeHint` preallocates.
   public mutating func beginTable(sizeHint: Int = 0) {
-    bytes.append(UInt8(LUNAR_OP_TABLE))
-    appendRaw(UInt32(clamping: sizeHint))
+    appendOp(LUNAR_OP_TABLE)
+    appendU32(UInt32(clamping: sizeHint))
   }
 
   /// Writes the key of the next table entry (a `nil` value after it means "no entry").
-  public mutating func key(_ key: some StringProtocol) { appendString(key) }
+  public mutating func key(_ key: some StringProtocol) {
+    appendOp(LUNAR_OP_STRING)
+    appendString(key)
+  }
 
   /// Writes the key of the next table entry, as bytes.
   public mutating func key(_ key: LuaString) {
-    appendRaw(UInt32(truncatingIfNeeded: key.bytes.count))
-    bytes.append(contentsOf: key.bytes)
+    appendOp(LUNAR_OP_STRING)
+    key.bytes.withUnsafeBytes { appendCounted($0) }
   }
 
   /// Ends the innermost table.
-  public mutating func endTable() { bytes.append(UInt8(LUNAR_OP_END)) }
+  public mutating func endTable() { appendOp(LUNAR_OP_END) }
 
   /// Writes the value held by a reference.
+  @inlinable
   public mutating func write(_ reference: LuaRef) throws(LuaConversionError) {
     guard ObjectIdentifier(reference.vm) == owner else {
       throw LuaConversionError(path: LuaPath(root: ""), problem: .foreignReference)
@@ -103,37 +120,61 @@ public struct LuaWriter {
     writeRef(reference.id)
   }
 
+  @inlinable
   mutating func writeRef(_ id: Int32) {
-    bytes.append(UInt8(LUNAR_OP_REF))
-    appendRaw(id)
+    reserve(5)
+    base.storeBytes(of: UInt8(LUNAR_OP_REF), toByteOffset: count, as: UInt8.self)
+    base.storeBytes(of: id.littleEndian, toByteOffset: count + 1, as: Int32.self)
+    count += 5
   }
-
-  var count: Int { bytes.count }
 
   /// Rewrites the size hint of a container started at `offset`.
   mutating func patchHint(at offset: Int, _ hint: Int) {
-    let value = UInt32(clamping: hint)
-    withUnsafeBytes(of: value) { raw in
-      for i in 0..<4 { bytes[offset + 1 + i] = raw[i] }
-    }
+    base.storeBytes(of: UInt32(clamping: hint).littleEndian, toByteOffset: offset + 1, as: UInt32.self)
   }
 
-  @inline(__always)
-  private mutating func appendRaw<T: FixedWidthInteger>(_ value: T) {
-    withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+  /// The program so far.
+  var bytes: UnsafeBufferPointer<UInt8> {
+    UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: count)
   }
 
-  @inline(__always)
-  private mutating func appendRaw(_ value: Double) {
-    appendRaw(value.bitPattern)
+  @inlinable
+  mutating func reserve(_ extra: Int) {
+    if count + extra > capacity { grow(extra) }
   }
 
-  @inline(__always)
+  @usableFromInline
+  mutating func grow(_ extra: Int) {
+    let newCapacity = max(capacity * 2, count + extra, 256)
+    base = lunar_buffer_realloc(base, newCapacity)!
+    capacity = newCapacity
+  }
+
+  @inlinable
+  mutating func appendOp(_ op: Int) {
+    reserve(1)
+    base.storeBytes(of: UInt8(truncatingIfNeeded: op), toByteOffset: count, as: UInt8.self)
+    count += 1
+  }
+
+  private mutating func appendU32(_ value: UInt32) {
+    reserve(4)
+    base.storeBytes(of: value.littleEndian, toByteOffset: count, as: UInt32.self)
+    count += 4
+  }
+
+  private mutating func appendCounted(_ raw: UnsafeRawBufferPointer) {
+    appendU32(UInt32(truncatingIfNeeded: raw.count))
+    reserve(raw.count)
+    if let source = raw.baseAddress { (base + count).copyMemory(from: source, byteCount: raw.count) }
+    count += raw.count
+  }
+
   private mutating func appendString(_ value: some StringProtocol) {
-    var value = String(value)
-    value.withUTF8 { utf8 in
-      appendRaw(UInt32(truncatingIfNeeded: utf8.count))
-      bytes.append(contentsOf: utf8)
+    if let done: Void = value.utf8.withContiguousStorageIfAvailable({ appendCounted(UnsafeRawBufferPointer($0)) }) {
+      return done
     }
+    var copy = String(value)
+    copy.withUTF8 { appendCounted(UnsafeRawBufferPointer($0)) }
   }
 }

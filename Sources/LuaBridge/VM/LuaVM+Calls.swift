@@ -38,18 +38,86 @@ extension LuaVM {
   /// let results = try vm.call(reduce, state, ["type": "increment"] as LuaValue)
   /// ```
   ///
-  /// Arguments are pushed and the call made in one protected step: holding the function and any
-  /// tables as references (``LuaRef``) makes this the fast path for hot calls.
+  /// Arguments are pushed and the call made in one step; references (``LuaRef``, ``LuaTable``) and
+  /// scalars are pushed without any extra protected call, strings and tables inside one.
+  ///
+  /// > Tip: Variadic generics are not specialized across modules, so each call pays for runtime
+  /// > generic metadata. For a hot call with a table and one value (a reducer), use
+  /// > ``call(_:on:with:)``, which costs little more than `lua_pcall` itself.
   ///
   /// - Throws: ``LuaError``: the function's error (with traceback, file and line), an overrun of
   ///   ``Limits``, or a conversion error for an argument or a result that is not data.
-  @discardableResult
+  @inlinable @discardableResult
   public func call<each Argument: LuaPushable>(
     _ function: LuaFunction, _ arguments: repeat each Argument
   ) throws(LuaError) -> [LuaValue] {
+    var writer = makeWriter()
+    defer { recycle(&writer) }
+    try write(function, repeat each arguments, to: &writer)
+    return try finishCall(&writer)
+  }
+
+  /// Calls `function` and reads its first result as `R` (a missing result reads as nil).
+  ///
+  /// ```swift
+  /// let effect = try vm.call(reduce, state, action, returning: LuaRef.self)   // keep functions inside
+  /// let count = try vm.call(getCount, state, returning: Int.self)
+  /// ```
+  @inlinable
+  public func call<each Argument: LuaPushable, R: LuaReadable>(
+    _ function: LuaFunction, _ arguments: repeat each Argument, returning: R.Type
+  ) throws(LuaError) -> R {
+    var writer = makeWriter()
+    defer { recycle(&writer) }
+    try write(function, repeat each arguments, to: &writer)
     let L = state
     let base = lua_gettop(L)
-    let count = try invoke(function, repeat each arguments, results: lunar_multret())
+    _ = try finishCall(&writer, results: 1)
+    defer { lua_settop(L, base) }
+    return try R.read(from: LuaSlot(vm: self, state: L, index: base + 1, root: "result #1"))
+  }
+
+  /// Writes the function and the arguments of a call.
+  @inlinable
+  func write<each Argument: LuaPushable>(
+    _ function: LuaFunction, _ arguments: repeat each Argument, to writer: inout LuaWriter
+  ) throws(LuaError) {
+    guard ObjectIdentifier(function.reference.vm) == writer.owner else { throw Self.foreign("function") }
+    writer.writeRef(function.reference.id)
+    var position = 0
+    // NB: a pack expansion rather than `for … in repeat each`, which builds tuple metadata per call.
+    repeat try Self.writeArgument(each arguments, position: &position, to: &writer)
+  }
+
+  @inlinable
+  static func writeArgument<A: LuaPushable>(_ argument: A, position: inout Int, to writer: inout LuaWriter) throws(LuaError) {
+    position += 1
+    do { try argument.write(to: &writer) } catch { throw argumentError(error, position: position) }
+  }
+
+  @usableFromInline
+  static func foreign(_ what: String) -> LuaError {
+    LuaError(kind: .misuse, message: "\(what): a reference that belongs to another LuaVM")
+  }
+
+  @usableFromInline
+  static func argumentError(_ error: LuaConversionError, position: Int) -> LuaError {
+    LuaError(error.rooted(at: "argument #\(position)"))
+  }
+
+  /// Runs the call written in `writer` and reads all results as data.
+  @inlinable
+  func finishCall(_ writer: inout LuaWriter) throws(LuaError) -> [LuaValue] {
+    let count = try finishCall(&writer, results: lunar_multret())
+    if count == 0 { return [] }
+    return try takeResults(count)
+  }
+
+  /// Reads and pops the top `count` values as data.
+  @usableFromInline
+  func takeResults(_ count: Int32) throws(LuaError) -> [LuaValue] {
+    let L = state
+    let base = lua_gettop(L) - count
     defer { lua_settop(L, base) }
     var results: [LuaValue] = []
     results.reserveCapacity(Int(count))
@@ -59,49 +127,35 @@ extension LuaVM {
     return results
   }
 
-  /// Calls `function` and reads its first result as `R` (a missing result reads as nil).
-  ///
-  /// ```swift
-  /// let effect = try vm.call(reduce, state, action, returning: LuaRef.self)   // keep functions inside
-  /// let count = try vm.call(getCount, state, returning: Int.self)
-  /// ```
-  public func call<each Argument: LuaPushable, R: LuaReadable>(
-    _ function: LuaFunction, _ arguments: repeat each Argument, returning: R.Type
-  ) throws(LuaError) -> R {
+  /// Runs the call written in `writer`; leaves the results on the stack and returns their count.
+  @inlinable
+  func finishCall(_ writer: inout LuaWriter, results: Int32) throws(LuaError) -> Int32 {
     let L = state
-    let base = lua_gettop(L)
-    _ = try invoke(function, repeat each arguments, results: 1)
-    defer { lua_settop(L, base) }
-    return try R.read(from: LuaSlot(vm: self, state: L, index: base + 1, root: "result #1"))
+    var count: Int32 = 0
+    let status = lunar_call(host, L, writer.base.assumingMemoryBound(to: UInt8.self), writer.count, results, &count)
+    guard status == LUA_OK else { throw callError(status: status, on: L, hasObject: count > 0) }
+    return count
   }
 
-  /// Pushes and calls in one protected step; leaves the results on the stack and returns their count.
+  @usableFromInline
+  func callError(status: Int32, on L: OpaquePointer, hasObject: Bool) -> LuaError {
+    takeError(status: status, from: L, hasObject: hasObject, usesHandler: true)
+  }
+
+  /// Pushes and calls in one step; leaves the results on the stack and returns their count.
   func invoke<each Argument: LuaPushable>(
     _ function: LuaFunction, _ arguments: repeat each Argument, results: Int32
   ) throws(LuaError) -> Int32 {
     var writer = makeWriter()
     defer { recycle(&writer) }
-    try writer.write(function.reference, root: "function")
-    var position = 0
-    for argument in repeat each arguments {
-      position += 1
-      do { try argument.write(to: &writer) } catch { throw LuaError(error.rooted(at: "argument #\(position)")) }
-    }
-    let L = state
-    var count: Int32 = 0
-    let status = writer.bytes.withUnsafeBufferPointer { lunar_call(L, $0.baseAddress, $0.count, results, &count) }
-    guard status == LUA_OK else {
-      throw takeError(status: status, from: L, hasObject: count > 0, usesHandler: true)
-    }
-    return count
+    try write(function, repeat each arguments, to: &writer)
+    return try finishCall(&writer, results: results)
   }
 }
 
 extension LuaWriter {
   /// Writes a reference, turning a foreign one into a misuse error named by `root`.
   mutating func write(_ reference: LuaRef, root: String) throws(LuaError) {
-    do { try write(reference) } catch {
-      throw LuaError(kind: .misuse, message: "\(root): a reference that belongs to another LuaVM")
-    }
+    do { try write(reference) } catch { throw LuaVM.foreign(root) }
   }
 }

@@ -58,7 +58,7 @@ extension LuaVM {
     }
     if type == LUA_TNIL { return ("error object is nil", .nil) }
     let typeName = StackReader.typeName(L, type)
-    var reader = StackReader(state: L, depthLimit: limits.dataDepth)
+    var reader = StackReader(state: L, depthLimit: Int(host.pointee.data_depth))
     let top = lua_gettop(L)
     let value = try? reader.read(at: top)
     lua_settop(L, top)

@@ -25,17 +25,21 @@ import CLuaShim
 /// > that same domain. A closure registered with ``function(named:_:)`` must not capture the VM
 /// > strongly (use ``LuaArguments/vm``), or the VM and the closure keep each other alive.
 public final class LuaVM {
-  let host: UnsafeMutablePointer<lunar_host>
+  @usableFromInline let host: UnsafeMutablePointer<lunar_host>
   let mainState: OpaquePointer
-  /// The running thread: the main one, or the coroutine whose host function is running now.
-  var state: OpaquePointer
-  var spareProgram: [UInt8] = []
   var hostModules: [String: HostModule] = [:]
   var sandboxFactory: Int32?
 
   /// The VM's limits; changes apply to the next call.
   public var limits: Limits {
     didSet { applyLimits() }
+  }
+
+  /// The running thread: the main one, or the coroutine whose host function is running now.
+  /// NB: kept in the C host struct, so the hot path reads it without exclusivity checks.
+  @usableFromInline var state: OpaquePointer {
+    get { host.pointee.current }
+    set { host.pointee.current = newValue }
   }
 
   /// Receives the text of `print(...)` from sandboxed scripts (arguments joined by tabs). By
@@ -59,23 +63,27 @@ public final class LuaVM {
     }
     self.host = host
     self.mainState = L
-    self.state = L
     self.limits = limits
+    host.pointee.current = L
+    host.pointee.data_depth = Int32(clamping: limits.dataDepth)
     host.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
     let status = lunar_openlibs(L)
     guard status == LUA_OK else { throw takeError(status: status, from: L) }
+    lunar_install_handler(L)
     applyLimits()
   }
 
   deinit {
     // NB: closing runs the __gc of host functions, which releases their Swift closures.
     lua_close(mainState)
+    lunar_buffer_free(host.pointee.program)
     host.deinitialize(count: 1)
     host.deallocate()
   }
 
   private func applyLimits() {
     host.pointee.bytes_limit = limits.memoryBytes.map { size_t(max($0, 1)) } ?? 0
+    host.pointee.data_depth = Int32(clamping: limits.dataDepth)
     lunar_set_instruction_limit(mainState, Int64(limits.instructionsPerCall ?? 0))
   }
 
@@ -101,25 +109,42 @@ public final class LuaVM {
 // MARK: - Programs
 
 extension LuaVM {
-  /// A writer that reuses the VM's buffer; give it back with ``recycle(_:)``. Nested use (a host
-  /// function pushing while a call is in flight) simply gets a fresh buffer.
+  /// A writer on the VM's reusable buffer; give it back with ``recycle(_:)``. Nested use (a host
+  /// function pushing while a call is in flight) gets a buffer of its own.
+  @inlinable
   func makeWriter() -> LuaWriter {
-    var bytes: [UInt8] = []
-    swap(&bytes, &spareProgram)
-    bytes.removeAll(keepingCapacity: true)
-    return LuaWriter(bytes: bytes, owner: ObjectIdentifier(self), depthLimit: limits.dataDepth)
+    let owner = ObjectIdentifier(self)
+    let depth = Int(host.pointee.data_depth)
+    if host.pointee.program_busy == 0, let buffer = host.pointee.program {
+      host.pointee.program_busy = 1
+      return LuaWriter(base: UnsafeMutableRawPointer(buffer), capacity: host.pointee.program_capacity, owner: owner, host: host, depthLimit: depth)
+    }
+    return makeFreshWriter(owner: owner, depth: depth)
   }
 
+  @usableFromInline
+  func makeFreshWriter(owner: ObjectIdentifier, depth: Int) -> LuaWriter {
+    // NB: the first writer's buffer becomes the VM's reusable one.
+    let first = host.pointee.program == nil && host.pointee.program_busy == 0
+    if first { host.pointee.program_busy = 1 }
+    return LuaWriter(base: lunar_buffer_realloc(nil, 256), capacity: 256, owner: owner, host: first ? host : nil, depthLimit: depth)
+  }
+
+  @inlinable
   func recycle(_ writer: inout LuaWriter) {
-    if writer.bytes.capacity > spareProgram.capacity && writer.bytes.capacity < 1 << 20 {
-      swap(&writer.bytes, &spareProgram)
+    if let host = writer.host {
+      host.pointee.program = writer.base.assumingMemoryBound(to: UInt8.self)
+      host.pointee.program_capacity = writer.capacity
+      host.pointee.program_busy = 0
+    } else {
+      lunar_buffer_free(writer.base)
     }
   }
 
   /// Pushes the values of `writer` on `L`; returns how many.
   func push(_ writer: inout LuaWriter, on L: OpaquePointer) throws(LuaError) -> Int32 {
     var count: Int32 = 0
-    let status = writer.bytes.withUnsafeBufferPointer { lunar_push(L, $0.baseAddress, $0.count, &count) }
+    let status = lunar_push(L, writer.bytes.baseAddress, writer.count, &count)
     guard status == LUA_OK else { throw takeError(status: status, from: L, hasObject: count > 0) }
     return count
   }
@@ -151,7 +176,7 @@ extension LuaVM {
   /// Reads the value at `index` of the running thread.
   func readValue(at index: Int32, root: String, on L: OpaquePointer? = nil) throws(LuaError) -> LuaValue {
     let L = L ?? state
-    var reader = StackReader(state: L, depthLimit: limits.dataDepth)
+    var reader = StackReader(state: L, depthLimit: Int(host.pointee.data_depth))
     let top = lua_gettop(L)
     defer { lua_settop(L, top) }
     do { return try reader.read(at: lua_absindex(L, index)) } catch { throw LuaError(error.rooted(at: root)) }

@@ -1,1 +1,2 @@
--- placeholder
+-- Never ends: the instruction budget stops it.
+while true do end

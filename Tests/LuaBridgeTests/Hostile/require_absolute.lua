@@ -1,0 +1,2 @@
+local module = require("/etc/passwd")
+return module

@@ -1,0 +1,2 @@
+local module = require("os")
+return module

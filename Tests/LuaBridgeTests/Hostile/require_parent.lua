@@ -1,0 +1,2 @@
+local module = require("../x")
+return module

@@ -1,0 +1,85 @@
+import LuaBridge
+import Testing
+
+@Suite struct LimitTests {
+  @Test func instructionBudgetStopsALoopWithATypedError() throws {
+    let vm = try makeVM(instructions: 100_000)
+    let loop = try vm.load("while true do end", chunkName: "loop.lua")
+    let error = try #require(throws: LuaError.self) { try vm.call(loop) }
+    #expect(error.kind == .instructionLimit)
+    #expect(error.line == 1)
+  }
+
+  @Test func budgetIsPerCallSoTheNextCallRuns() throws {
+    let vm = try makeVM(instructions: 100_000)
+    let work = try vm.load("local n = ... for i = 1, n do end return n", chunkName: "work.lua")
+    #expect(throws: LuaError.self) { try vm.call(work, 1_000_000) }
+    for _ in 0..<5 { #expect(try vm.call(work, 10_000) == [10_000]) }
+  }
+
+  @Test func budgetCoversCoroutinesCreatedByTheScript() throws {
+    let vm = try makeVM(instructions: 200_000)
+    let spread = try vm.load("""
+      while true do
+        local co = coroutine.wrap(function() for i = 1, 50 do end end)
+        co()
+      end
+      """, chunkName: "spread.lua")
+    let error = try #require(throws: LuaError.self) { try vm.call(spread) }
+    #expect(error.kind == .instructionLimit)
+  }
+
+  @Test func nestedCallsShareTheOuterBudget() throws {
+    let vm = try makeVM(instructions: 100_000)
+    let spin = try vm.load("return function() for i = 1, 30000 do end end", chunkName: "spin.lua").call(returning: LuaFunction.self)
+    let callSpin = try vm.function(named: "callSpin") { args in
+      try args.function(1).call()
+      return .none
+    }
+    let outer = try vm.load("local callSpin, spin = ... for i = 1, 10 do callSpin(spin) end", chunkName: "outer.lua")
+    let error = try #require(throws: LuaError.self) { try vm.call(outer, callSpin, spin) }
+    #expect(error.kind == .instructionLimit)
+  }
+
+  @Test func liftingTheBudgetLetsLongWorkFinish() throws {
+    let vm = try makeVM(instructions: 1_000)
+    vm.limits.instructionsPerCall = nil
+    let work = try vm.load("for i = 1, 100000 do end return 'done'", chunkName: "work.lua")
+    #expect(try vm.call(work) == ["done"])
+  }
+
+  @Test func memoryCeilingStopsAllocationWithATypedError() throws {
+    let vm = try makeVM(memory: 8 << 20)
+    let bomb = try vm.load("local t = {} for i = 1, 1e8 do t[i] = {i} end", chunkName: "bomb.lua")
+    let error = try #require(throws: LuaError.self) { try vm.call(bomb) }
+    #expect(error.kind == .memory)
+    vm.collectGarbage()
+    #expect(vm.memoryInUse < 8 << 20)
+    #expect(try vm.call(vm.load("return #string.rep('x', 1000)", chunkName: "ok.lua")) == [1000])
+  }
+
+  @Test func pushingPastTheMemoryCeilingIsAMemoryError() throws {
+    let vm = try makeVM(memory: 4 << 20)
+    let big = LuaValue.string(LuaString(bytes: [UInt8](repeating: 65, count: 8 << 20)))
+    let error = try #require(throws: LuaError.self) { try vm.reference(big) }
+    #expect(error.kind == .memory)
+    #expect(try vm.reference(LuaValue.text("small")).value() == "small")
+  }
+
+  @Test func stackOverflowIsTypedAndRecoverable() throws {
+    let vm = try makeVM(instructions: nil, memory: nil)
+    let dive = try vm.load("local function f() return 1 + f() end return f()", chunkName: "dive.lua")
+    let error = try #require(throws: LuaError.self) { try vm.call(dive) }
+    #expect(error.kind == .stackOverflow)
+    #expect(try vm.call(vm.load("return 1", chunkName: "ok.lua")) == [1])
+  }
+
+  @Test func memoryInUseIsCountedByTheAllocator() throws {
+    let vm = try makeVM()
+    let before = vm.memoryInUse
+    let keep = try vm.reference(LuaValue.string(LuaString(bytes: [UInt8](repeating: 1, count: 1 << 20))))
+    #expect(vm.memoryInUse >= before + (1 << 20) - 4096)  // NB: a collection step may free a little meanwhile
+    #expect(vm.garbageCollectorCount >= 1 << 20)
+    _ = keep
+  }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import LuaBridge
+import Testing
+
+/// One documented conversion rule per test (see `LuaValue`).
+@Suite struct ValueConversionTests {
+  let vm: LuaVM
+
+  init() throws { vm = try makeVM() }
+
+  func run(_ source: String) throws -> [LuaValue] {
+    try vm.call(vm.load(source, chunkName: "values.lua"))
+  }
+
+  func roundTrip(_ value: LuaValue) throws -> LuaValue {
+    try vm.reference(value).value()
+  }
+
+  @Test func integersAndFloatsStayDistinct() throws {
+    #expect(try run("return 3, 3.0") == [.integer(3), .number(3.0)])
+    #expect(LuaValue.integer(3) != LuaValue.number(3.0))
+  }
+
+  @Test func integralFloatPushedFromSwiftStaysAFloatInLua() throws {
+    let type = try vm.call(vm.load("return math.type(...)", chunkName: "t.lua"), LuaValue.number(3.0))
+    #expect(type == ["float"])
+  }
+
+  @Test func extremeIntegersRoundTrip() throws {
+    #expect(try run("return math.maxinteger, math.mininteger") == [.integer(.max), .integer(.min)])
+    #expect(try roundTrip(.integer(.min)) == .integer(.min))
+  }
+
+  @Test func nanAndInfinitiesRoundTrip() throws {
+    let values = try run("return 0/0, 1/0, -1/0")
+    #expect(values[0].numberValue!.isNaN)
+    #expect(values[1] == .number(.infinity))
+    #expect(values[2] == .number(-.infinity))
+    #expect(LuaValue.number(.nan) == LuaValue.number(.nan))
+  }
+
+  @Test func negativeZeroKeepsItsSign() throws {
+    let inverse = try vm.call(vm.load("return 1 / ...", chunkName: "z.lua"), LuaValue.number(-0.0))
+    #expect(inverse == [.number(-.infinity)])
+    #expect(identical(try roundTrip(.number(-0.0)), .number(-0.0)))
+  }
+
+  @Test func stringsKeepNulAndInvalidUTF8Bytes() throws {
+    let bytes = LuaString(bytes: [0x61, 0x00, 0xFF, 0xFE])
+    let length = try vm.call(vm.load("return #(...)", chunkName: "len.lua"), bytes)
+    #expect(length == [4])
+    #expect(try roundTrip(.string(bytes)) == .string(bytes))
+    #expect(bytes.string == nil)
+  }
+
+  @Test func arraysWithHolesReadWithNilElements() throws {
+    #expect(try run("return {1, nil, 3}") == [[1, nil, 3]])
+  }
+
+  @Test func trailingNilElementsDisappear() throws {
+    #expect(try roundTrip([1, nil, nil]) == [1])
+  }
+
+  @Test func sparseIntegerKeysReadAsTableWithDecimalKeys() throws {
+    #expect(try run("return {[1000] = true}") == [["1000": true]])
+  }
+
+  @Test func hugeIntegerKeyDoesNotBecomeAHugeArray() throws {
+    #expect(try run("return {[2^40 // 1] = 1}") == [["1099511627776": 1]])
+  }
+
+  @Test func mixedTablesReadWithDecimalKeys() throws {
+    #expect(try run("return {1, 2, x = 3}") == [["1": 1, "2": 2, "x": 3]])
+  }
+
+  @Test func collidingIntegerAndStringKeysAreAnError() throws {
+    let error = try #require(throws: LuaError.self) { try run("return {[1] = 'a', ['1'] = 'b'}") }
+    #expect(error.conversion?.problem == .collidingKeys("1"))
+  }
+
+  @Test func booleanKeysAreAnErrorNamingTheTable() throws {
+    let error = try #require(throws: LuaError.self) { try run("return {state = {[true] = 1}}") }
+    #expect(error.conversion?.problem == .unsupportedKey(type: "boolean"))
+    #expect(error.conversion?.path.description == "result #1.state")
+  }
+
+  @Test func fractionalFloatKeysAreAnError() throws {
+    let error = try #require(throws: LuaError.self) { try run("return {[1.5] = 1}") }
+    #expect(error.conversion?.problem == .unsupportedKey(type: "float"))
+  }
+
+  @Test func cyclesAreDetectedNamingBothEnds() throws {
+    let error = try #require(throws: LuaError.self) { try run("local t = {inner = {}}; t.inner.back = t; return t") }
+    #expect(error.conversion?.path.description == "result #1.inner.back")
+    #expect(error.conversion?.problem == .cycle(firstSeenAt: LuaPath(root: "result #1")))
+  }
+
+  @Test func sharedTablesWithoutCycleAreCopied() throws {
+    #expect(try run("local s = {1}; return {a = s, b = s}") == [["a": [1], "b": [1]]])
+  }
+
+  @Test func userdataAndThreadsAreNotData() throws {
+    let error = try #require(throws: LuaError.self) { try run("return {co = coroutine.create(print)}") }
+    #expect(error.conversion?.problem == .notData(type: "thread"))
+    #expect(error.conversion?.path.description == "result #1.co")
+  }
+
+  @Test func readingDeeperThanTheLimitIsAnError() throws {
+    let error = try #require(throws: LuaError.self) {
+      try run("local t = {}; local c = t; for i = 1, 150 do c.x = {}; c = c.x end; return t")
+    }
+    #expect(error.conversion?.problem == .tooDeep(limit: 100))
+  }
+
+  @Test func pushingDeeperThanTheLimitIsAnError() throws {
+    var value: LuaValue = 1
+    for _ in 0..<150 { value = ["x": value] }
+    let error = try #require(throws: LuaError.self) { try vm.reference(value) }
+    #expect(error.kind == .conversion)
+    #expect(error.conversion?.problem == .tooDeep(limit: 100))
+  }
+
+  @Test func emptyArrayRoundTripsAsArray() throws {
+    #expect(try roundTrip(.array([])) == .array([]))
+  }
+
+  @Test func emptyLuaTableReadsAsTable() throws {
+    #expect(try run("return {}") == [.table([:])])
+  }
+
+  @Test func nilTableEntriesDisappear() throws {
+    #expect(try roundTrip(["a": nil, "b": 1]) == ["b": 1])
+  }
+
+  @Test func metatablesAreIgnoredWhenReading() throws {
+    #expect(try run("return setmetatable({a = 1}, {__index = {b = 2}})") == [["a": 1]])
+  }
+
+  @Test func descriptionIsLuaSource() {
+    let value: LuaValue = ["count": 3, "items": [1, 2.5, "three", nil], "odd key": true]
+    #expect(value.description == #"{count = 3, items = {1, 2.5, "three", nil}, ["odd key"] = true}"#)
+  }
+
+  @Test func descriptionWritesSpecialFloatsAsLuaExpressions() {
+    let value: LuaValue = [.number(.nan), .number(.infinity), .number(-.infinity), .number(-0.0), .number(3)]
+    #expect(value.description == "{0/0, 1/0, -1/0, -0.0, 3.0}")
+  }
+
+  @Test func descriptionEscapesInvalidUTF8() {
+    #expect(LuaValue.string(LuaString(bytes: [0x61, 0x00, 0xFF])).description == #""a\x00\xFF""#)
+    #expect(LuaValue.text("line\n\"q\"").description == #""line\n\"q\"""#)
+  }
+
+  @Test func jsonEncodingIsNatural() throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    let value: LuaValue = ["count": 3, "ratio": 0.5, "name": "x", "tags": ["a"], "none": nil, "empty": .array([])]
+    let json = String(decoding: try encoder.encode(value), as: UTF8.self)
+    #expect(json == #"{"count":3,"empty":[],"name":"x","none":null,"ratio":0.5,"tags":["a"]}"#)
+  }
+
+  @Test func jsonDecodingBuildsValues() throws {
+    let json = #"{"count":3,"ratio":0.5,"ok":true,"list":[1,"a",null],"nested":{}}"#
+    let value = try JSONDecoder().decode(LuaValue.self, from: Data(json.utf8))
+    #expect(value == ["count": 3, "ratio": 0.5, "ok": true, "list": [1, "a", nil], "nested": .table([:])])
+  }
+}

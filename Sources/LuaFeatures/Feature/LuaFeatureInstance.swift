@@ -7,7 +7,8 @@ import LuaBridge
 final class LuaFeatureInstance {
   let feature: LuaFeature
   let dependencyOverrides: LuaTable?
-  private var resident: LuaRef?
+  private var resident: LuaTable?
+  private var bound: LuaFunction?
   private var dependencies: LuaTable?
   private var version: UInt64 = 0
   /// The coroutines of running effects, closed when the instance goes away.
@@ -29,8 +30,7 @@ final class LuaFeatureInstance {
     let prelude = host.prelude
     do {
       let resident = try residentTable(for: state)
-      let deps = try dependencyTable()
-      let results = try vm.call(prelude.reduce, feature.reduce, resident, action, deps)
+      let results = try vm.call(try boundReduce(), on: resident, with: action)
       do {
         if results.count > 2, let message = results[2].stringValue {
           let origin = feature.origin.split(separator: ":")
@@ -66,16 +66,23 @@ final class LuaFeatureInstance {
 
   /// The resident table mirroring `state`, pushing `state` into the VM when it is not the one the
   /// last action produced (a new store, or state set from Swift).
-  private func residentTable(for state: LuaState) throws(LuaError) -> LuaRef {
+  private func residentTable(for state: LuaState) throws(LuaError) -> LuaTable {
     if let resident, state.residency == LuaState.Residency(instance: ObjectIdentifier(self), version: version) {
       return resident
     }
-    let table = try vm.reference(state.storage)
-    guard table.type == .table else {
+    guard let table = try vm.reference(state.storage).table else {
       throw LuaError(kind: .conversion, message: "the state of \(feature.name) must be a table, got \(state.storage.typeName)")
     }
     resident = table
     return table
+  }
+
+  /// The feature's `reduce` with its `deps` bound, made once per instance.
+  private func boundReduce() throws(LuaError) -> LuaFunction {
+    if let bound { return bound }
+    let function = try vm.call(host.prelude.bind, feature.reduce, try dependencyTable(), returning: LuaFunction.self)
+    bound = function
+    return function
   }
 
   /// A full read of the resident state table, `nil` before the first action: what the patched
@@ -96,7 +103,7 @@ final class LuaFeatureInstance {
   ///
   /// The prelude reports changes flat: path, key, isNil, value — four entries per write.
   private func plan(
-    _ changesValue: LuaValue, state: LuaState, resident: LuaRef
+    _ changesValue: LuaValue, state: LuaState, resident: LuaTable
   ) throws(LuaError) -> [(StatePatch, LuaValue?)] {
     guard case let .array(flat) = changesValue else { return [] }
     var changes: [StateChange] = []

@@ -88,6 +88,7 @@ public final class LuaFeatureHost {
 struct Prelude {
   let lunar: LuaTable
   let reduce: LuaFunction
+  let bind: LuaFunction
   let rollback: LuaFunction
   let commit: LuaFunction
   let valueAt: LuaFunction
@@ -126,6 +127,7 @@ struct Prelude {
       try host.get(name, as: LuaFunction.self)
     }
     self.reduce = try function("reduce")
+    self.bind = try function("bind")
     self.rollback = try function("rollback")
     self.commit = try function("commit")
     self.valueAt = try function("valueAt")

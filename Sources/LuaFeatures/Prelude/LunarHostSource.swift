@@ -372,6 +372,15 @@ function host.reduce(reduce, state, action, deps)
   return serialize(result), changes()
 end
 
+--- A reducer call with its feature's `reduce` and `deps` bound: `bound(state, action)`, what
+--- the host calls for every action (two arguments keep the host's call on its fast path).
+function host.bind(reduce, deps)
+  local run = host.reduce
+  return function(state, action)
+    return run(reduce, state, action, deps)
+  end
+end
+
 host.rollback = rollback
 host.commit = commit
 

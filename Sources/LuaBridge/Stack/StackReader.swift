@@ -11,8 +11,23 @@ import CLuaShim
 struct StackReader {
   let state: OpaquePointer
   let depthLimit: Int
-  private var visiting: [UnsafeRawPointer: [LuaPath.Component]] = [:]
-  private var path: [LuaPath.Component] = []
+  // NB: both are kept cheap for the hot path (a reducer's results are read on every action):
+  //     tables on the current branch map to their depth (their path is a prefix of `path`), and
+  //     string keys stay bytes until an error needs their text.
+  private var visiting: [UnsafeRawPointer: Int] = [:]
+  private var path: [Step] = []
+
+  private enum Step {
+    case key(LuaString)
+    case index(Int)
+
+    var component: LuaPath.Component {
+      switch self {
+      case let .key(key): return .key(key.lossyString)
+      case let .index(index): return .index(index)
+      }
+    }
+  }
 
   init(state: OpaquePointer, depthLimit: Int) {
     self.state = state
@@ -50,17 +65,17 @@ struct StackReader {
   }
 
   private func failure(_ problem: LuaConversionError.Problem) -> LuaConversionError {
-    LuaConversionError(path: LuaPath(root: "", components: path), problem: problem)
+    LuaConversionError(path: LuaPath(root: "", components: path.map(\.component)), problem: problem)
   }
 
   private mutating func readTable(at index: Int32) throws(LuaConversionError) -> LuaValue {
     let L = state
     let identity = lua_topointer(L, index)!
-    if let first = visiting[identity] {
-      throw failure(.cycle(firstSeenAt: LuaPath(root: "", components: first)))
+    if let depth = visiting[identity] {
+      throw failure(.cycle(firstSeenAt: LuaPath(root: "", components: path.prefix(depth).map(\.component))))
     }
     guard path.count < depthLimit, lua_checkstack(L, 4) != 0 else { throw failure(.tooDeep(limit: depthLimit)) }
-    visiting[identity] = path
+    visiting[identity] = path.count
     defer { visiting[identity] = nil }
 
     var integerKeys: [(Int64, LuaValue)] = []
@@ -68,20 +83,17 @@ struct StackReader {
     let keyIndex = lua_gettop(L) + 1
     lua_pushnil(L)
     while lua_next(L, index) != 0 {
-      let component: LuaPath.Component
       var integerKey: Int64?
       switch lua_type(L, keyIndex) {
       case LUA_TSTRING:
         let key = Self.string(L, at: keyIndex)
-        component = .key(key.lossyString)
-        path.append(component)
+        path.append(.key(key))
         let value = try read(at: keyIndex + 1)
         path.removeLast()
         stringKeys.append((key, value))
       case LUA_TNUMBER where lua_isinteger(L, keyIndex) != 0:
         integerKey = lua_tointegerx(L, keyIndex, nil)
-        component = .index(Int(integerKey!))
-        path.append(component)
+        path.append(.index(Int(integerKey!)))
         let value = try read(at: keyIndex + 1)
         path.removeLast()
         integerKeys.append((integerKey!, value))

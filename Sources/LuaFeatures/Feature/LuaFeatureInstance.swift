@@ -119,14 +119,16 @@ final class LuaFeatureInstance {
       }
       let key = flat[index + 1].normalizedKey
       let value = flat[index + 2].boolValue == true ? LuaValue.nil : flat[index + 3]
-      if !path.isEmpty || value.isNil { rootFieldsOnly = false }
+      if !path.isEmpty { rootFieldsOnly = false }
       if case .string = key {} else { rootFieldsOnly = false }
       changes.append(StateChange(path: path, key: key, value: value))
       index += 4
     }
-    // NB: the common action sets top-level fields only: patch them directly. (Removals can change
-    //     a table's shape, so they take the general path.)
-    if rootFieldsOnly, case .table = state.storage {
+    // NB: the common action sets top-level fields only: patch them directly. (A removal can change
+    //     the shape of a table that also has integer keys, so those take the general path.)
+    if rootFieldsOnly, case let .table(fields) = state.storage,
+      !fields.keys.contains(where: { $0.bytes.first.map { (48...57).contains($0) } ?? false })
+    {
       return changes.compactMap { change in
         guard case let .string(key) = change.key else { return nil }
         return (StatePatch.setField(path: [], key: key, value: change.value), nil)

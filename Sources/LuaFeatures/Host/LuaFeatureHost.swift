@@ -85,7 +85,7 @@ public final class LuaFeatureHost {
 
 /// The prelude's host functions, held by reference so hot calls skip global lookups.
 @MainActor
-struct Prelude {
+final class Prelude {
   let lunar: LuaTable
   let reduce: LuaFunction
   let bind: LuaFunction

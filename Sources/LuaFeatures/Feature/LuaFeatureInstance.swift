@@ -32,7 +32,7 @@ final class LuaFeatureInstance {
       let resident = try residentTable(for: state)
       let results = try vm.call(try boundReduce(), on: resident, with: action)
       do {
-        if results.count > 2, let message = results[2].stringValue {
+        if results.count > 2, results[1].isNil, let message = results[2].stringValue {
           let origin = feature.origin.split(separator: ":")
           throw LuaFeatureError(
             kind: .malformedEffect, feature: feature.name, message: "\(feature.origin): \(message)",
@@ -40,7 +40,7 @@ final class LuaFeatureInstance {
           )
         }
         let effect = try translate(results.first ?? .nil, action: action)
-        let patches = try plan(results.count > 1 ? results[1] : .nil, state: state, resident: resident)
+        let patches = try plan(results, state: state, resident: resident)
         // NB: no commit call: the prelude commits this call when the next one starts.
         for (patch, reread) in patches { state.storage.apply(patch, reread: reread) }
         version &+= 1
@@ -101,20 +101,26 @@ final class LuaFeatureInstance {
   /// Reads the journal's changes and plans the snapshot's patches; reads containers whose shape
   /// changed now, so that applying cannot fail.
   ///
-  /// The prelude reports changes flat: path, key, isNil, value — four entries per write.
+  /// The prelude reports changes flat, four entries per write (path, key, isNil, value), after
+  /// the effect: as results (their count, then the entries) or, when long, as one array.
   private func plan(
-    _ changesValue: LuaValue, state: LuaState, resident: LuaTable
+    _ results: [LuaValue], state: LuaState, resident: LuaTable
   ) throws(LuaError) -> [(StatePatch, LuaValue?)] {
-    guard case let .array(flat) = changesValue else { return [] }
+    let flat: ArraySlice<LuaValue>
+    switch results.count > 1 ? results[1] : .nil {
+    case let .integer(count): flat = results.dropFirst(2).prefix(Int(count) * 4)
+    case let .array(entries): flat = entries[...]
+    default: return []
+    }
     var changes: [StateChange] = []
     changes.reserveCapacity(flat.count / 4)
     var rootFieldsOnly = true
-    var index = 0
-    while index + 3 < flat.count {
+    var index = flat.startIndex
+    while index + 3 < flat.endIndex {
       let path: [LuaValue]
       switch flat[index] {
       case let .array(keys): path = keys
-      case .table: path = []
+      case .integer(0): path = []
       default: return [(.replaceAll, try resident.value())]   // a write the prelude could not place
       }
       let key = flat[index + 1].normalizedKey

@@ -294,9 +294,8 @@ end
 
 -- The changes of the last call, flat, in a table reused between calls: path, key, isNil, value —
 -- with `false` for a nil value so the array has no holes. A path is the array of keys from the
--- root ({} for the root itself); `false` means "unknown: re-read the whole state".
+-- root, `0` for the root itself; `false` means "unknown: re-read the whole state".
 local out, outCount = {}, 0
-local EMPTY_PATH = {}
 
 local function changes()
   if journalCount == 0 then return nil end
@@ -304,7 +303,7 @@ local function changes()
   for i = 1, journalCount, 4 do
     local real, key, path = journal[i], journal[i + 1], journal[i + 3]
     local value = real[key]
-    if path == ROOT then path = EMPTY_PATH end
+    if path == ROOT then path = 0 end
     out[k + 1] = path
     out[k + 2] = key
     out[k + 3] = value == nil
@@ -313,6 +312,14 @@ local function changes()
   end
   for i = k + 1, outCount do out[i] = nil end
   outCount = k
+  return out
+end
+
+-- The changes as results: their count followed by the flat entries (scalars read fast on the
+-- host side); a long list goes as the table itself.
+local function changeResults()
+  changes()
+  if outCount <= 400 then return outCount // 4, tunpack(out, 1, outCount) end
   return out
 end
 
@@ -347,7 +354,8 @@ serialize = function(handle)
 end
 
 ---------------------------------------------------------------------------------------------------
--- Calling a reducer: host.reduce(reduceFn, realState, action, deps) -> effect, changes [, malformed].
+-- Calling a reducer: host.reduce(reduceFn, realState, action, deps) -> effect, changes… — or
+-- nil, nil, message for a malformed return.
 -- If the host cannot use the results it calls host.rollback(); otherwise the next call commits.
 
 function host.reduce(reduce, state, action, deps)
@@ -360,16 +368,20 @@ function host.reduce(reduce, state, action, deps)
   if shuffledCount > 0 or proxyCount > 0 then endCall() else active = false end
   if result == nil then
     if journalCount == 0 then return nil, nil end
-    return nil, changes()
+    return nil, changeResults()
   end
   if not isEffect(result) then
     -- NB: returned, not raised, so the host reports a malformed effect rather than a failing reducer.
     return nil, nil, "reduce returned " .. describe(result) .. "; return an effect from lunar.fx (or nothing)"
   end
-  if descriptionOf(result).kind == "none" then
-    return nil, changes()
+  if journalCount == 0 then
+    if descriptionOf(result).kind == "none" then return nil, nil end
+    return serialize(result), nil
   end
-  return serialize(result), changes()
+  if descriptionOf(result).kind == "none" then
+    return nil, changeResults()
+  end
+  return serialize(result), changeResults()
 end
 
 --- A reducer call with its feature's `reduce` and `deps` bound: `bound(state, action)`, what

@@ -121,8 +121,15 @@ extension LuaVM {
     defer { lua_settop(L, base) }
     var results: [LuaValue] = []
     results.reserveCapacity(Int(count))
+    // NB: one reader for all results, and the error's root named only on failure: this runs for
+    //     every reducer call.
+    var reader = StackReader(state: L, depthLimit: Int(host.pointee.data_depth))
     for i in 0..<count {
-      results.append(try readValue(at: base + 1 + i, root: "result #\(i + 1)"))
+      do {
+        results.append(try reader.read(at: base + 1 + i))
+      } catch {
+        throw LuaError(error.rooted(at: "result #\(i + 1)"))
+      }
     }
     return results
   }

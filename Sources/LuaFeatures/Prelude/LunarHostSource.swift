@@ -318,6 +318,14 @@ end
 -- The changes as results: their count followed by the flat entries (scalars read fast on the
 -- host side); a long list goes as the table itself.
 local function changeResults()
+  if journalCount == 4 then
+    -- NB: one write, the most common action: no table at all.
+    local real, key, path = journal[1], journal[2], journal[4]
+    local value = real[key]
+    if path == ROOT then path = 0 end
+    if value == nil then return 1, path, key, true, false end
+    return 1, path, key, false, value
+  end
   changes()
   if outCount <= 400 then return outCount // 4, tunpack(out, 1, outCount) end
   return out
@@ -361,7 +369,7 @@ end
 function host.reduce(reduce, state, action, deps)
   -- NB: the previous call is committed here (the host calls `rollback` when it must not be);
   --     the common cases are inlined, as this runs for every action.
-  if journalCount > 0 or pendingCount > 0 then commit() end
+  if pendingCount > 0 or journalCount > 64 then commit() else journalCount = 0 end
   generation = generation + 1
   active = true
   local result = reduce(rootProxyOf(state), action, deps)

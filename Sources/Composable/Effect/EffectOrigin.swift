@@ -1,16 +1,38 @@
 /// Where an effect was created; used in failure messages ("An effect created at Counter.swift:42 …").
+///
+/// Effects written in Swift get their origin from `#fileID`/`#line`; hosts that describe effects in
+/// another language (Lunar's Lua features) give a ``label`` such as `"counter.lua:12"`, which then
+/// names the effect in messages.
 public struct EffectOrigin: Sendable, CustomStringConvertible {
   public let fileID: StaticString
   public let filePath: StaticString
   public let line: UInt
   public let column: UInt
+  /// A name for the place, when it is not Swift source (`"counter.lua:12"`).
+  public let label: String?
 
   public init(fileID: StaticString, filePath: StaticString, line: UInt, column: UInt) {
     self.fileID = fileID
     self.filePath = filePath
     self.line = line
     self.column = column
+    self.label = nil
   }
 
-  public var description: String { "\(self.fileID):\(self.line)" }
+  /// An origin named by `label`; issues about it still point at the Swift line that made it.
+  public init(
+    label: String,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    self.fileID = fileID
+    self.filePath = filePath
+    self.line = line
+    self.column = column
+    self.label = label
+  }
+
+  public var description: String { label ?? "\(self.fileID):\(self.line)" }
 }

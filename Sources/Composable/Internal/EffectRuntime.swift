@@ -34,6 +34,9 @@ package final class EffectRuntime<Action: Sendable> {
 
   package var isIdle: Bool { running.isEmpty }
 
+  /// How many effect tasks are running.
+  package var runningCount: Int { running.count }
+
   /// Starts `effect` and returns the tasks it started, so a caller can await or cancel them.
   @discardableResult
   @usableFromInline

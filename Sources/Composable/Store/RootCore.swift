@@ -4,7 +4,7 @@ import Dependencies
 /// The root of a store: owns the state, the reducer and the effect runtime.
 @MainActor
 @usableFromInline
-final class RootCore<R: Reducer> {
+final class RootCore<R: Reducer>: EffectsInFlightCounting {
   // NB: Dynamic exclusivity checks on these cost more than the whole reducer call of a small
   //     feature. Access is already exclusive by construction: everything runs on the main actor, and
   //     `isSending` queues re-entrant sends instead of nesting them.
@@ -73,6 +73,9 @@ final class RootCore<R: Reducer> {
     tasks.append(contentsOf: runtime.start(effect))
   }
 
+  /// Effect tasks running now.
+  var effectsInFlight: Int { runtime.runningCount }
+
   @usableFromInline
   func notifyObservers() {
     observers.removeAll { $0.isCancelled.value }
@@ -85,4 +88,10 @@ final class RootCore<R: Reducer> {
     observers.append((observation.isCancelled, onChange))
     return observation
   }
+}
+
+/// A store root that can tell how many of its effects are running.
+@MainActor
+protocol EffectsInFlightCounting: AnyObject {
+  var effectsInFlight: Int { get }
 }

@@ -85,6 +85,19 @@ public final class Store<State, Action: Sendable> {
     self.owner = owner
   }
 
+  /// How many effects of this store (its root, for a scoped store) are running now: every effect
+  /// counts, including those started by actions that effects sent.
+  ///
+  /// ```swift
+  /// while store.effectsInFlight > 0 { try await Task.sleep(for: .milliseconds(10)) }
+  /// ```
+  public var effectsInFlight: Int {
+    var owner: AnyObject? = self.owner
+    // NB: a scoped store's owner is its parent store; the root's is the core that runs effects.
+    while let store = owner as? any StoreOwner { owner = store.storeOwner }
+    return (owner as? any EffectsInFlightCounting)?.effectsInFlight ?? 0
+  }
+
   /// The current state.
   ///
   /// > Tip: Reading `state` copies it; read the fields you need (`store.state.count`) or observe changes
@@ -160,3 +173,13 @@ public final class StoreObservation: Sendable {
 
 /// A store whose state and action are those of feature `R`.
 public typealias StoreOf<R: Reducer> = Store<R.State, R.Action>
+
+/// Lets ``Store/effectsInFlight`` walk from a scoped store to its root.
+@MainActor
+protocol StoreOwner: AnyObject {
+  var storeOwner: AnyObject { get }
+}
+
+extension Store: StoreOwner {
+  var storeOwner: AnyObject { owner }
+}

@@ -33,7 +33,8 @@ extension LuaFeatureInstance {
     case "run":
       guard let handle = field("handle").integerValue else { throw malformed("fx.run without a handle", action) }
       let origin = field("origin").stringValue ?? "?"
-      return .run { @MainActor [weak self] send in
+      // NB: named by its Lua line, so "still running" messages point at the script, not at us.
+      return .run(origin: EffectOrigin(label: origin)) { @MainActor [weak self] send in
         await self?.drive(handle: handle, origin: origin, send: send)
       }
     case "merge", "concat":

@@ -75,10 +75,34 @@ public struct LuaFeatureError: Error, Sendable, CustomStringConvertible {
     default:
       break
     }
+    var file = error.file
+    var line = error.line
+    // NB: a budget or memory overrun often strikes inside the prelude (a state proxy): point at the
+    //     script's own line, the first frame of the traceback outside the prelude.
+    if let current = file, Self.preludeChunks.contains(current),
+      let frame = Self.firstScriptFrame(in: error.traceback ?? "")
+    {
+      (file, line) = frame
+    }
     self.init(
-      kind: kind, feature: feature, message: message, file: error.file, line: error.line,
+      kind: kind, feature: feature, message: message, file: file, line: line,
       traceback: error.traceback, action: action, luaKind: error.kind
     )
+  }
+
+  static let preludeChunks: Set<String> = ["lunar.lua", "lunar_host.lua", "lunar_test.lua"]
+
+  /// The first `file:line:` of a traceback that is not the prelude's.
+  static func firstScriptFrame(in traceback: String) -> (String, Int)? {
+    for rawLine in traceback.split(separator: "\n") {
+      let text = rawLine.trimmingCharacters(in: .whitespaces)
+      let parts = text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+      guard parts.count >= 2, let number = Int(parts[1]), !preludeChunks.contains(String(parts[0])),
+        parts[0].hasSuffix(".lua")
+      else { continue }
+      return (String(parts[0]), number)
+    }
+    return nil
   }
 
   /// `file:line`, when known.

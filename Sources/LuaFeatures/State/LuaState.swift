@@ -57,8 +57,10 @@ public struct LuaState: Equatable, Sendable, Codable, CustomStringConvertible {
     }
   }
 
+  /// Equal as Lua compares data: an integer equals the float of the same value (`0 == 0.0`), so a
+  /// test expecting `0` accepts `deps.now()`'s `0.0`.
   public static func == (lhs: LuaState, rhs: LuaState) -> Bool {
-    lhs.storage == rhs.storage
+    lhs.storage == rhs.storage || luaEquals(lhs.storage, rhs.storage)
   }
 
   public init(from decoder: any Decoder) throws {
@@ -70,4 +72,18 @@ public struct LuaState: Equatable, Sendable, Codable, CustomStringConvertible {
   }
 
   public var description: String { storage.description }
+}
+
+/// Deep equality with Lua's rule for numbers (integers and floats of equal value are equal).
+func luaEquals(_ lhs: LuaValue, _ rhs: LuaValue) -> Bool {
+  switch (lhs, rhs) {
+  case let (.integer(a), .number(b)), let (.number(b), .integer(a)):
+    return Double(exactly: a) == b
+  case let (.array(a), .array(b)):
+    return a.count == b.count && zip(a, b).allSatisfy { luaEquals($0, $1) }
+  case let (.table(a), .table(b)):
+    return a.count == b.count && a.allSatisfy { key, value in b[key].map { luaEquals(value, $0) } ?? false }
+  default:
+    return lhs == rhs
+  }
 }

@@ -12,7 +12,18 @@ final class IssueCollector: IssueReporter, Sendable {
   }
 
   func record(_ message: String, location: String? = nil) {
-    state.withValue { $0.failures.append(LuaTestFailure(message: message, location: location ?? $0.location)) }
+    let text = Self.inLuaTerms(message)
+    state.withValue { $0.failures.append(LuaTestFailure(message: text, location: location ?? $0.location)) }
+  }
+
+  /// TestStore's messages name its Swift API; a Lua test author knows the `store:` methods.
+  static func inLuaTerms(_ message: String) -> String {
+    message
+      .replacingOccurrences(of: "\"skipReceivedActions\"", with: "store:skipReceived()")
+      .replacingOccurrences(of: "\"skipInFlightEffects\"", with: "store:skipInFlight()")
+      .replacingOccurrences(of: "with \"receive\"", with: "with store:receive(…)")
+      .replacingOccurrences(of: "with \"finish\"", with: "with store:finish()")
+      .replacingOccurrences(of: "Await it with \"finish\"", with: "Await it with store:finish()")
   }
 
   func take() -> [LuaTestFailure] {

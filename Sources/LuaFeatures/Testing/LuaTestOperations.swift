@@ -84,7 +84,11 @@ extension LuaTestSession {
   private func requireMocks(in mocks: LuaTable) throws(LuaError) {
     for name in host.dependencies.names where name != "clock.sleep" {
       guard case .async = host.dependencies.functions[name], try mocks.get(name, as: LuaRef?.self) == nil else { continue }
-      let unmocked = try vm.function(named: "deps.\(name)") { _ in
+      let unmocked = try vm.function(named: "deps.\(name)") { [collector] arguments in
+        // NB: recorded as a failure here too: the feature may catch the error (a `catch` that
+        //     shows "failed to load"), and the test must fail all the same.
+        let location = arguments.callerLocation(level: 1).map { "\($0.file):\($0.line)" }
+        collector.record("deps.\(name) was called but is not mocked in this test", location: location)
         throw LuaDependencyError(
           name: name,
           message: "is not mocked in this test: pass test.store(feature, { deps = { \(name.split(separator: ".").first ?? "") = { … } } })"

@@ -15,8 +15,9 @@ struct Bench: AsyncParsableCommand {
                                                   a Swift reducer and a Redux store in plain Lua
         swift run -c release lunar bench feature examples/counter
                                                   ns/action for a feature's scripted action mix
+        swift run -c release lunar bench bridge   LuaBridge calls and encoding against the C API
       """,
-    subcommands: [Core.self, Lua.self, Feature.self]
+    subcommands: [Core.self, Lua.self, Feature.self, Bridge.self]
   )
 
   struct Lua: AsyncParsableCommand {

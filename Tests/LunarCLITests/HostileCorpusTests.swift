@@ -167,10 +167,8 @@ import Testing
     #expect(error.string("kind") == "reducer")
     #expect(error.string("message")?.contains("ran out of its instruction budget (an endless loop?)") == true, "\(output)")
     #expect(error.string("traceback")?.contains("infinite_loop.lua:10: in local 'reduce'") == true, "\(output)")
-    withKnownIssue("CLuaShim's budget hook raises at luaL_where level 1, the reducer's caller (lunar_host.lua)") {
-      #expect(error.string("file") == "infinite_loop.lua")
-      #expect(error.int("line") == 10)
-    }
+    #expect(error.string("file") == "infinite_loop.lua", "\(output)")
+    #expect(error.int("line") == 10, "\(output)")
     #expect(output.events.named("state").map { $0.state?["count"] as? Int } == [0, 1], "\(output)")
   }
 

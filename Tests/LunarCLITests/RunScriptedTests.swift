@@ -57,3 +57,21 @@ import Testing
     #expect(note?.string("message") == "1 effect(s) still running after 0.2s; stopping", "\(output)")
   }
 }
+
+extension RunScriptedTests {
+  @Test func eachEventArrivesBeforeTheNextLineIsSent() async throws {
+    let conversation = try await Conversation(["run", "examples/counter", "--json"])
+
+    #expect(await conversation.next("ready") != nil)
+    for expected in 1...3 {
+      try conversation.send("increment")
+      let state = await conversation.next("state", timeout: 10)
+      #expect(state?.state?["count"] as? Int == expected, "no state event for increment \(expected) while input stays open")
+    }
+    try conversation.send("factTapped")
+    let effect = await conversation.next("effect")
+    #expect(effect?.string("status") == "started")
+    #expect(await conversation.next("effect")?.string("status") == "finished")
+    #expect(conversation.finish() == 0)
+  }
+}

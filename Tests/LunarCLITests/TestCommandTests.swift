@@ -69,3 +69,13 @@ import Testing
     #expect(output.stderr.contains("no *_test.lua files under"), "\(output)")
   }
 }
+
+extension TestCommandTests {
+  @Test func anErrorRaisedInATestIsAFailureAtItsLineNamedOnce() async throws {
+    let output = try await Lunar.run(["test", Lunar.fixture("raising")])
+
+    #expect(output.status == 1, "\(output)")
+    #expect(output.lines.contains("    raising_test.lua:4: kaboom"), "\(output)")
+    #expect(output.lines.last == "0 passed, 1 failed", "\(output)")
+  }
+}

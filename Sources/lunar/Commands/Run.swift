@@ -93,6 +93,6 @@ struct Run: AsyncParsableCommand {
 
   private func prompt() {
     print("> ", terminator: "")
-    fflush(nil)
+    flushStandardOutput()
   }
 }

@@ -114,7 +114,11 @@ enum TestReport {
     for failure in result.failures {
       // The headline goes on the location's line; the diff and the advice under it.
       var message = failure.message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-      let headline = message.isEmpty ? "" : message.removeFirst()
+      var headline = message.isEmpty ? "" : message.removeFirst()
+      // NB: Lua's own messages (`error("kaboom")`) already start with the location.
+      if let location = failure.location, headline.hasPrefix(location + ": ") {
+        headline.removeFirst(location.count + 2)
+      }
       let location = failure.location.map { terminal.bold($0) + ": " } ?? ""
       lines.append("    \(location)\(headline)")
       if !message.isEmpty {

@@ -20,7 +20,7 @@ protocol RunOutput: AnyObject {
 final class JSONRunOutput: RunOutput {
   private func emit(_ object: [String: Any]) {
     print(JSONText.encode(object))
-    fflush(nil)
+    flushStandardOutput()
   }
 
   func ready(feature: String, state: LuaState, view: String?) {

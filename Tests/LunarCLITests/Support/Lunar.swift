@@ -50,6 +50,26 @@ enum Lunar {
     }
   }
 
+  /// Runs `lunar` with a terminal as its standard input and output (through util-linux's
+  /// `script`), as a person at a prompt would.
+  static func runAtTerminal(_ arguments: [String], input: String, timeout: Double = 60) async throws -> Output {
+    let binary = try await binary()
+    let command = ([binary.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }
+      .joined(separator: " ")
+    return try await withCheckedThrowingContinuation { continuation in
+      Thread.detachNewThread {
+        continuation.resume(with: Result {
+          try runBlocking(
+            URL(fileURLWithPath: "/usr/bin/script"), ["-qec", command, "/dev/null"], input: Data(input.utf8),
+            in: packageRoot, timeout: timeout
+          )
+        })
+      }
+    }
+  }
+
+  static var terminalAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/script") }
+
   /// ``run(_:input:in:timeout:)`` with text input.
   static func run(
     _ arguments: [String], input: String, in folder: URL? = nil, timeout: Double = 60

@@ -5,14 +5,17 @@ import LuaBridge
 /// One running copy of a feature: its resident state table in the VM, its `deps`, its effects.
 @MainActor
 final class LuaFeatureInstance {
-  let feature: LuaFeature
+  /// The feature it runs; hot reload swaps it between two actions (see `swap(to:)`).
+  var feature: LuaFeature
   let dependencyOverrides: LuaTable?
-  private var resident: LuaTable?
-  private var bound: LuaFunction?
+  private(set) var resident: LuaTable?
+  var bound: LuaFunction?
   private var dependencies: LuaTable?
-  private var version: UInt64 = 0
+  private(set) var version: UInt64 = 0
   /// The coroutines of running effects, closed when the instance goes away.
   var threads: [ObjectIdentifier: LuaThread] = [:]
+  /// A hot reload's work left for the next action (see `Reload/`).
+  var pendingReload: PendingReload?
 
   var host: LuaFeatureHost { feature.host }
   var vm: LuaVM { feature.host.vm }

@@ -18,7 +18,8 @@ public struct LuaReducer: Reducer, Sendable {
 
   public func reduce(into state: inout LuaState, action: LuaValue) -> Effect<LuaValue> {
     MainActor.assumeIsolated {
-      instance.reduce(into: &state, action: action)
+      if instance.pendingReload != nil { instance.finishReload(into: &state) }
+      return instance.reduce(into: &state, action: action)
     }
   }
 

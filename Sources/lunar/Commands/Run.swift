@@ -24,6 +24,13 @@ struct Run: AsyncParsableCommand {
       At the end of input, lunar waits for running effects (at most --timeout seconds) and exits \
       0, or 1 if an error occurred. Without --keep-going it stops at the first error.
 
+      With --watch, saving the script or a module it requires reloads the feature while it runs: \
+      the state is kept (the script's migrate(state), if any, adapts it), the next action uses the \
+      new reducer, and effects already running finish with the old code. A version that does not \
+      load is reported with file:line and the running one keeps serving:
+        {"event":"reload","ok":true,"ms":4.2,"files":["feature.lua"]}
+        {"event":"reload","ok":false,"kind":"load","message":…,"file":"feature.lua","line":12}
+
       Examples:
         lunar run examples/counter
         printf 'increment\\nincrement\\n' | lunar run examples/counter --json
@@ -51,6 +58,9 @@ struct Run: AsyncParsableCommand {
   @Option(help: "Seed of math.random.")
   var seed: UInt64 = 0
 
+  @Flag(help: "Reload the feature, keeping its state, when its script or a module it requires changes.")
+  var watch = false
+
   @MainActor
   func run() async throws {
     let location: FeatureLocation
@@ -75,6 +85,7 @@ struct Run: AsyncParsableCommand {
     }
     let session = try RunSession(host: host, feature: feature, output: output, keepGoing: keepGoing, recorder: recorder)
     session.start()
+    if watch { session.startWatching() }
     if !scripted { prompt() }
     for await line in StandardInput.lines() {
       guard session.handle(line) else { break }

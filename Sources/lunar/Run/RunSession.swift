@@ -8,7 +8,12 @@ import LuaFeatures
 @MainActor
 final class RunSession {
   let host: LuaFeatureHost
-  let feature: LuaFeature
+  /// The version serving now (hot reload replaces it).
+  var feature: LuaFeature
+  /// The store's Lua reducer, which hot reload swaps to each new version.
+  let luaReducer: LuaReducer
+  /// Reloads the feature when its files change (`--watch`).
+  var reloader: HotReloader?
   let output: RunOutput
   let parser: ActionParser
   let keepGoing: Bool
@@ -30,8 +35,9 @@ final class RunSession {
     self.keepGoing = keepGoing
     self.recorder = recorder
     self.parser = try ActionParser(vm: host.vm)
+    self.luaReducer = feature.reducer()
     let reducer = ObservingReducer(
-      base: feature.reducer(),
+      base: luaReducer,
       willReduce: { [weak self] action in self?.willReduce(action) },
       didReduce: { [weak self] action, before, after in self?.didReduce(action, before: before, after: after) }
     )

@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+/// `lunar run --watch`: the feature's script rewritten while the process runs.
+@Suite(.serialized)
+struct RunWatchTests {
+  @Test func aRewrittenScriptReloadsWithTheStateKeptAndABrokenOneIsReported() async throws {
+    let folder = try Self.copyOfCounter()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let script = folder.appendingPathComponent("feature.lua")
+    let original = try String(contentsOf: script, encoding: .utf8)
+    let conversation = try await Conversation(["run", folder.path, "--watch", "--json"])
+
+    #expect(await conversation.next("ready") != nil)
+    for expected in 1...2 {
+      try conversation.send("increment")
+      #expect(await conversation.next("state")?.state?["count"] as? Int == expected)
+    }
+
+    let faster = original.replacingOccurrences(of: "state.count = state.count + 1", with: "state.count = state.count + 10")
+    #expect(faster != original)
+    try faster.write(to: script, atomically: false, encoding: .utf8)
+    let reload = await conversation.next("reload", timeout: 20)
+    #expect(reload?["ok"] as? Bool == true, "\(String(describing: reload))")
+    #expect(reload?["files"] as? [String] == ["feature.lua"])
+    #expect(reload?["ms"] is Double || reload?["ms"] is Int)
+    try conversation.send("increment")
+    #expect(await conversation.next("state")?.state?["count"] as? Int == 12)
+
+    try (faster + "\nthis is not Lua\n").write(to: script, atomically: false, encoding: .utf8)
+    let failure = await conversation.next("reload", timeout: 20)
+    #expect(failure?["ok"] as? Bool == false)
+    #expect(failure?["file"] as? String == "feature.lua")
+    #expect(failure?["line"] as? Int == faster.split(separator: "\n", omittingEmptySubsequences: false).count + 1)
+    #expect((failure?["message"] as? String)?.isEmpty == false)
+    try conversation.send("increment")
+    #expect(await conversation.next("state")?.state?["count"] as? Int == 22)
+
+    #expect(conversation.finish() == 0)
+  }
+
+  /// A copy of `examples/counter` in a temporary folder.
+  static func copyOfCounter() throws -> URL {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("lunar-watch-\(UUID().uuidString)").resolvingSymlinksInPath()
+    try FileManager.default.copyItem(at: Lunar.packageRoot.appendingPathComponent("examples/counter"), to: folder)
+    return folder
+  }
+}

@@ -13,7 +13,12 @@ struct LuaEffectID: Hashable, Sendable {
 
 extension LuaFeatureInstance {
   /// Turns an effect description from the prelude into the core's effect.
-  func translate(_ description: LuaValue, action: LuaValue) throws -> Effect<LuaValue> {
+  ///
+  /// Inside a composed feature, `path` is the child whose reducer described the effect: actions
+  /// it sends are wrapped for the root, `fx.dismiss()` sends the presenting parent's dismiss, and
+  /// `child` descriptions nest one level deeper, `Effect.scoped(to:)` their ``LuaChildScope``
+  /// (see ``LunarCompositionSource``).
+  func translate(_ description: LuaValue, action: LuaValue, in path: LuaChildPath? = nil) throws -> Effect<LuaValue> {
     guard case let .table(fields) = description else {
       if description.isNil { return .none }
       throw malformed("an effect description must be a table, got \(description.typeName)", action)
@@ -29,30 +34,51 @@ extension LuaFeatureInstance {
     case "none":
       return .none
     case "send":
-      return .send(field("action"))
+      return .send(path?.wrap(field("action")) ?? field("action"))
     case "run":
       guard let handle = field("handle").integerValue else { throw malformed("fx.run without a handle", action) }
       let origin = field("origin").stringValue ?? "?"
       // NB: named by its Lua line, so "still running" messages point at the script, not at us.
+      if let path {
+        return .run(origin: EffectOrigin(label: origin)) { @MainActor [weak self] send in
+          await self?.drive(handle: handle, origin: origin, send: Send { send(path.wrap($0)) })
+        }
+      }
       return .run(origin: EffectOrigin(label: origin)) { @MainActor [weak self] send in
         await self?.drive(handle: handle, origin: origin, send: send)
       }
     case "merge", "concat":
-      let members = try (field("effects").arrayValue ?? []).map { try translate($0, action: action) }
+      let members = try (field("effects").arrayValue ?? []).map { try translate($0, action: action, in: path) }
       return field("kind").stringValue == "merge" ? .merge(members) : .concatenate(members)
     case "cancellable":
-      let inner = try translate(field("effect"), action: action)
+      let inner = try translate(field("effect"), action: action, in: path)
       return inner.cancellable(id: LuaEffectID(instance: ObjectIdentifier(self), value: field("id")), cancelInFlight: field("cancelInFlight").boolValue ?? false)
     case "cancel":
       return .cancel(id: LuaEffectID(instance: ObjectIdentifier(self), value: field("id")))
     case "debounce":
       @Dependency(\.continuousClock) var clock
-      return Effect.send(field("action"))
+      return Effect.send(path?.wrap(field("action")) ?? field("action"))
         .debounce(id: LuaEffectID(instance: ObjectIdentifier(self), value: field("id")), for: try seconds(), clock: clock)
     case "throttle":
       @Dependency(\.continuousClock) var clock
-      return Effect.send(field("action"))
+      return Effect.send(path?.wrap(field("action")) ?? field("action"))
         .throttle(id: LuaEffectID(instance: ObjectIdentifier(self), value: field("id")), for: try seconds(), clock: clock, latest: field("latest").boolValue ?? false)
+    case "child":
+      let key = field("key"), id = field("id"), mode = field("mode").stringValue
+      let inner = try translate(
+        field("effect"), action: action,
+        in: (path ?? LuaChildPath()).appending(key: key, id: id, presents: mode == "ifLet" || mode == "stack")
+      )
+      return inner.scoped(to: LuaChildScope(instance: ObjectIdentifier(self), key: key, identity: field("identity")))
+    case "cancelChild":
+      return .cancel(scope: LuaChildScope(instance: ObjectIdentifier(self), key: field("key"), identity: field("identity")))
+    case "dismiss":
+      guard let dismissal = path?.dismissal else {
+        throw malformed(
+          "fx.dismiss() closes a presented child, but \(feature.name) is not presented: return it from a feature "
+            + "that a parent runs with lunar.ifLet or lunar.stack", action)
+      }
+      return .send(dismissal)
     default:
       throw malformed("unknown effect kind \(field("kind"))", action)
     }

@@ -119,6 +119,8 @@ final class Prelude {
     let base = try vm.call(moduleChunk, whereDefined, returning: LuaTable.self)
     let hostChunk = try vm.load(LunarHostSource.source, chunkName: LunarHostSource.chunkName)
     let host = try vm.call(hostChunk, base, LuaValue.array([]), returning: LuaTable.self)
+    let compositionChunk = try vm.load(LunarCompositionSource.source, chunkName: LunarCompositionSource.chunkName)
+    try vm.call(compositionChunk, base, host)
     let testChunk = try vm.load(LunarTestSource.source, chunkName: LunarTestSource.chunkName)
     let tests = try vm.call(testChunk, base, whereCalled, returning: LuaTable.self)
 

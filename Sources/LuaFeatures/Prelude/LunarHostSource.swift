@@ -356,6 +356,8 @@ serialize = function(handle)
     return { kind = kind, effects = list }
   elseif kind == "cancellable" then
     return { kind = kind, id = e.id, cancelInFlight = e.cancelInFlight, effect = serialize(e.effect) }
+  elseif kind == "child" then
+    return { kind = kind, key = e.key, id = e.id, identity = e.identity, mode = e.mode, effect = serialize(e.effect) }
   else
     return e   -- none, send, cancel, debounce, throttle: already plain data
   end
@@ -396,6 +398,15 @@ end
 --- the host calls for every action (two arguments keep the host's call on its fast path).
 function host.bind(reduce, deps)
   local run = host.reduce
+  -- NB: a composed feature (one with a `body`) keeps per-instance data (stack ids): it is made
+  --     current before each call. Plain features skip this.
+  local enter = host.enterInstance(reduce)
+  if enter ~= nil then
+    return function(state, action)
+      enter()
+      return run(reduce, state, action, deps)
+    end
+  end
   return function(state, action)
     return run(reduce, state, action, deps)
   end
@@ -403,6 +414,17 @@ end
 
 host.rollback = rollback
 host.commit = commit
+
+--- What the composition chunk needs of the journal: the proxies' key to their table, the journal
+--- itself (entries of four: table, key, old value, path) and its length.
+host.internals = {
+  REAL = REAL,
+  journal = journal,
+  journalLength = function() return journalCount end,
+}
+--- Set by the composition chunk: `enterInstance(reduce)` -> a function to call before each call of
+--- a composed reducer, or nil for a plain one.
+host.enterInstance = function() return nil end
 
 --- The plain value at `path` inside `state` (for the host to re-read a container).
 function host.valueAt(state, path)

@@ -177,10 +177,17 @@ function Effect:cancellable(id, options)
   return effect { kind = "cancellable", id = id, cancelInFlight = cancelInFlight, effect = self }
 end
 
+--- fx.dismiss(): closes this feature, when a parent presents it (`lunar.ifLet`) or stacks it
+--- (`lunar.stack`): the parent receives `{ type = "detail", action = { type = "dismiss" } }`.
+local dismissEffect = effect { kind = "dismiss" }
+function fx.dismiss()
+  return dismissEffect
+end
+
 setmetatable(fx, {
   __index = function(_, name)
     error("lunar.fx has no effect named " .. describe(name) ..
-      " (effects: none, send, run, merge, concat, cancel, debounce, throttle)", 2)
+      " (effects: none, send, run, merge, concat, cancel, debounce, throttle, dismiss)", 2)
   end,
 })
 
@@ -192,6 +199,8 @@ Feature.__index = Feature
 Feature.__name = "lunar.feature"
 Feature.__metatable = "lunar.feature"
 local features = setmetatable({}, { __mode = "k" })
+-- NB: filled in by the host's composition chunk (loaded after this one, before any feature).
+local hooks = {}
 
 --- lunar.feature { name = …, initial = {…}, reduce = function(state, action, deps) … end }
 function lunar.feature(definition)
@@ -205,8 +214,14 @@ function lunar.feature(definition)
   if type(definition.initial) ~= "table" then
     error("feature " .. name .. " needs an `initial` state table, got " .. describe(definition.initial), 2)
   end
-  if type(definition.reduce) ~= "function" then
-    error("feature " .. name .. " needs a `reduce = function(state, action, deps)`, got " .. describe(definition.reduce), 2)
+  if definition.body ~= nil then
+    if definition.reduce ~= nil then
+      error("feature " .. name .. " has both `reduce` and `body`: put the reducer in the body, " ..
+        "as lunar.reduce(function(state, action, deps) … end)", 2)
+    end
+  elseif type(definition.reduce) ~= "function" then
+    error("feature " .. name .. " needs a `reduce = function(state, action, deps)` (or a `body = { … }`), got " ..
+      describe(definition.reduce), 2)
   end
   for _, optional in ipairs { "view", "migrate" } do
     if definition[optional] ~= nil and type(definition[optional]) ~= "function" then
@@ -215,13 +230,40 @@ function lunar.feature(definition)
   end
   local feature = {}
   for k, v in pairs(definition) do feature[k] = v end
-  feature.origin = definedAt(definition.reduce)
+  if definition.body ~= nil then
+    feature.reduce, feature.origin = hooks.compose(feature, 2)
+  else
+    feature.origin = definedAt(definition.reduce)
+  end
   features[feature] = true
   return setmetatable(feature, Feature)
 end
 
 local function isFeature(value)
   return features[value] == true
+end
+
+local function copyState(t, depth)
+  if depth > 200 then error("state nested too deeply (over 200 levels)", 0) end
+  local copy = {}
+  for k, v in next, t do
+    if type(v) == "table" and getmetatable(v) == nil then v = copyState(v, depth + 1) end
+    copy[k] = v
+  end
+  return copy
+end
+
+--- Feature:initialWith { … }: a fresh copy of the feature's `initial` state with the given fields
+--- set, to present or push a child (`state.detail = Detail:initialWith { title = todo.title }`).
+function Feature:initialWith(fields)
+  if fields ~= nil and type(fields) ~= "table" then
+    error(self.name .. ":initialWith expects a table of fields, got " .. describe(fields), 2)
+  end
+  local state = copyState(self.initial, 0)
+  if fields ~= nil then
+    for k, v in pairs(fields) do state[k] = v end
+  end
+  return state
 end
 
 --- A read-only view of `t`: what scripts get as `lunar` and `lunar.fx`.
@@ -257,6 +299,10 @@ return {
   checkAction = checkAction,
   describe = describe,
   readonly = readonly,
+  effect = effect,
+  definedAt = definedAt,
+  hooks = hooks,
+  lunarTable = lunar,
 }
 """#
 }

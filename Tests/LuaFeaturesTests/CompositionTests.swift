@@ -1,0 +1,374 @@
+import Clocks
+import Composable
+import ComposableTesting
+import Foundation
+import LuaBridge
+@testable import LuaFeatures
+import Testing
+
+/// Composition declared in Lua (`body = { lunar.scope, lunar.forEach, lunar.ifLet, lunar.stack,
+/// lunar.reduce }`), run with TCA's rules. The features are in `Fixtures/composition`: `app.lua`
+/// composes `counter.lua`, `todo.lua`, `detail.lua` and `settings.lua` (itself composed).
+@MainActor
+struct CompositionTests {
+  static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("Fixtures/composition")
+
+  let harness: FeatureHarness
+  let app: LuaFeature
+  let clock = TestClock()
+
+  init() throws {
+    harness = try FeatureHarness()
+    app = try harness.host.load(FeatureLocation(resolving: Self.folder.appendingPathComponent("app.lua").path))
+  }
+
+  func store(_ edit: (inout LuaState) -> Void = { _ in }) -> TestStore<LuaState, LuaValue> {
+    var state = app.initialState
+    edit(&state)
+    let clock = self.clock
+    return TestStore(initialState: state) { app.reducer() } withDependencies: {
+      $0.continuousClock = clock
+    }
+  }
+
+  static func todo(_ id: Int64, _ title: String, done: Bool = false, saved: Bool? = nil) -> LuaValue {
+    var fields: [LuaString: LuaValue] = ["id": .integer(id), "title": .text(title), "done": .boolean(done)]
+    if let saved { fields["saved"] = .boolean(saved) }
+    return .table(fields)
+  }
+
+  static func wrapped(_ key: String, id: Int64? = nil, _ action: LuaValue) -> LuaValue {
+    var fields: [LuaString: LuaValue] = ["type": .text(key), "action": action]
+    if let id { fields["id"] = .integer(id) }
+    return .table(fields)
+  }
+
+  // MARK: Ordering and wrapping
+
+  @Test func aScopedChildRunsBeforeItsParent() async {
+    let store = store()
+    await store.send(Self.wrapped("counter", ["type": "increment"])) {
+      $0.counter = ["count": 1]
+      $0.parentSaw = 1
+    }
+    #expect(harness.errors.isEmpty)
+  }
+
+  @Test func forEachRoutesByIDAndTheParentSeesTheWrappedAction() async {
+    let store = store()
+    await store.send(Self.wrapped("todos", id: 9, ["type": "toggle"])) {
+      $0.todos = [Self.todo(7, "milk"), Self.todo(9, "eggs", done: true)]
+      $0.lastToggled = 9
+      $0.parentSaw = true
+    }
+    #expect(harness.errors.isEmpty)
+  }
+
+  @Test func aChildsEffectSendsItsActionsWrapped() async {
+    let store = store()
+    await store.send(Self.wrapped("counter", ["type": "startTimer"]))
+    await clock.advance(by: .seconds(1))
+    await store.receive(Self.wrapped("counter", ["type": "tick"])) { $0.counter = ["count": 10] }
+  }
+
+  @Test func aGrandchildsActionsAreWrappedTwice() async {
+    let store = store()
+    await store.send(["type": "push", "screen": "settings"]) {
+      $0.path = [["id": 0, "screen": "settings", "state": ["volume": 5, "counter": ["count": 0]]]]
+      $0.pushed = 0
+    }
+    await store.send(Self.wrapped("path", id: 0, Self.wrapped("counter", ["type": "startTimer"])))
+    await clock.advance(by: .seconds(1))
+    await store.receive(Self.wrapped("path", id: 0, Self.wrapped("counter", ["type": "tick"]))) {
+      $0.path = [["id": 0, "screen": "settings", "state": ["volume": 5, "counter": ["count": 10]]]]
+    }
+  }
+
+  // MARK: Cancellation ids
+
+  @Test func twoRowsUsingTheSameCancelIDNeverCancelEachOther() async {
+    let store = store()
+    await store.send(Self.wrapped("todos", id: 7, ["type": "startSave"]))
+    await store.send(Self.wrapped("todos", id: 9, ["type": "startSave"]))
+    await store.send(Self.wrapped("todos", id: 7, ["type": "cancelSave"]))
+    await clock.advance(by: .seconds(1))
+    await store.receive(Self.wrapped("todos", id: 9, ["type": "saved"])) {
+      $0.todos = [Self.todo(7, "milk"), Self.todo(9, "eggs", saved: true)]
+    }
+  }
+
+  @Test func aParentsCancelDoesNotReachIntoItsChild() async throws {
+    let feature = try harness.load(
+      """
+      local lunar = require "lunar"
+      local fx = lunar.fx
+      local Child = lunar.feature {
+        name = "Child", initial = {},
+        reduce = function(state, action, deps)
+          if action.type == "start" then
+            return fx.run(function(send) deps.clock.sleep(1); send { type = "done" } end):cancellable("work")
+          elseif action.type == "done" then state.done = true end
+        end,
+      }
+      return lunar.feature {
+        name = "Parent", initial = { child = {} },
+        body = {
+          lunar.scope("child", Child),
+          lunar.reduce(function(state, action)
+            if action.type == "cancel" then return fx.cancel("work") end
+          end),
+        },
+      }
+      """, chunkName: "parent.lua")
+    let clock = self.clock
+    let store = TestStore(initialState: feature.initialState) { feature.reducer() } withDependencies: {
+      $0.continuousClock = clock
+    }
+    await store.send(Self.wrapped("child", ["type": "start"]))
+    await store.send(["type": "cancel"])
+    await clock.advance(by: .seconds(1))
+    await store.receive(Self.wrapped("child", ["type": "done"])) { $0.child = ["done": true] }
+  }
+
+  // MARK: Cancellation on removal
+
+  @Test func removingAnElementCancelsItsEffects() async {
+    let store = store()
+    await store.send(Self.wrapped("todos", id: 7, ["type": "startSave"]))
+    await store.send(["type": "remove", "id": 7]) { $0.todos = [Self.todo(9, "eggs")] }
+    await clock.advance(by: .seconds(5))
+    await store.finish()
+  }
+
+  @Test func replacingTheWholeArrayCancelsTheRowsThatWent() async {
+    let store = store()
+    await store.send(Self.wrapped("todos", id: 7, ["type": "startSave"]))
+    await store.send(Self.wrapped("todos", id: 9, ["type": "startSave"]))
+    await store.send(["type": "clear"]) { $0.todos = .table([:]) }
+    await store.send(["type": "add", "id": 9, "title": "eggs again"]) { $0.todos = [Self.todo(9, "eggs again")] }
+    await clock.advance(by: .seconds(5))
+    await store.finish()
+  }
+
+  @Test func settingAPresentedChildToNilCancelsItsEffects() async {
+    let store = store()
+    await store.send(["type": "open", "title": "a"]) { $0.detail = ["title": "a"] }
+    await store.send(Self.wrapped("detail", ["type": "load"]))
+    await store.send(["type": "close"]) { $0.detail = nil }
+    await clock.advance(by: .seconds(5))
+    await store.finish()
+  }
+
+  @Test func presentingAnotherIdentityCancelsTheFirstOnesEffects() async {
+    let store = store()
+    await store.send(["type": "open", "title": "a", "id": 1]) { $0.detail = ["title": "a", "id": 1] }
+    await store.send(Self.wrapped("detail", ["type": "load"]))
+    await store.send(["type": "open", "title": "b", "id": 2]) { $0.detail = ["title": "b", "id": 2] }
+    await clock.advance(by: .seconds(5))
+    await store.finish()
+  }
+
+  @Test func poppingAStackEntryCancelsItsEffects() async {
+    let store = store()
+    await store.send(["type": "push", "screen": "detail"]) {
+      $0.path = [["id": 0, "screen": "detail", "state": ["title": ""]]]
+      $0.pushed = 0
+    }
+    await store.send(Self.wrapped("path", id: 0, ["type": "load"]))
+    await store.send(["type": "pop"]) { $0.path = .table([:]) }
+    await clock.advance(by: .seconds(5))
+    await store.finish()
+  }
+
+  // MARK: Dismissal
+
+  @Test func dismissRunsTheParentWhileTheChildIsThereThenRemovesIt() async {
+    let store = store()
+    await store.send(["type": "open", "title": "draft"]) { $0.detail = ["title": "draft"] }
+    await store.send(Self.wrapped("detail", ["type": "close"]))
+    await store.receive(Self.wrapped("detail", ["type": "dismiss"])) {
+      $0.lastTitle = "draft"
+      $0.detail = nil
+    }
+  }
+
+  @Test func dismissingCancelsTheChildsEffects() async {
+    let store = store()
+    await store.send(["type": "open", "title": "a"]) { $0.detail = ["title": "a"] }
+    await store.send(Self.wrapped("detail", ["type": "load"]))
+    await store.send(Self.wrapped("detail", ["type": "dismiss"])) {
+      $0.lastTitle = "a"
+      $0.detail = nil
+    }
+    await clock.advance(by: .seconds(5))
+    await store.finish()
+  }
+
+  @Test func dismissAfterAnEffectEndsIsSentThen() async {
+    let store = store()
+    await store.send(["type": "open", "title": "a"]) { $0.detail = ["title": "a"] }
+    await store.send(Self.wrapped("detail", ["type": "closeLater"]))
+    await clock.advance(by: .seconds(1))
+    await store.receive(Self.wrapped("detail", ["type": "dismiss"])) {
+      $0.lastTitle = "a"
+      $0.detail = nil
+    }
+  }
+
+  @Test func dismissFromAStackEntryPopsItAndTheEntriesAboveIt() async {
+    let store = store()
+    await store.send(["type": "push", "screen": "settings"]) {
+      $0.path = [["id": 0, "screen": "settings", "state": ["volume": 5, "counter": ["count": 0]]]]
+      $0.pushed = 0
+    }
+    await store.send(["type": "push", "screen": "detail", "state": ["title": "x"]]) {
+      $0.path = [
+        ["id": 0, "screen": "settings", "state": ["volume": 5, "counter": ["count": 0]]],
+        ["id": 1, "screen": "detail", "state": ["title": "x"]],
+      ]
+      $0.pushed = 1
+    }
+    await store.send(Self.wrapped("path", id: 1, ["type": "load"]))
+    await store.send(Self.wrapped("path", id: 0, ["type": "close"]))
+    await store.receive(Self.wrapped("path", id: 0, ["type": "dismiss"])) {
+      $0.path = .table([:])
+      $0.popped = 0
+    }
+    await clock.advance(by: .seconds(5))
+    await store.finish()
+  }
+
+  @Test func stackIDsAreNeverReused() async {
+    let store = store()
+    await store.send(["type": "push", "screen": "detail"]) {
+      $0.path = [["id": 0, "screen": "detail", "state": ["title": ""]]]
+      $0.pushed = 0
+    }
+    await store.send(["type": "pop"]) { $0.path = .table([:]) }
+    await store.send(["type": "push", "screen": "detail"]) {
+      $0.path = [["id": 1, "screen": "detail", "state": ["title": ""]]]
+      $0.pushed = 1
+    }
+  }
+
+  // MARK: Errors roll the action back
+
+  @Test func pushingAnUnknownDestinationIsAnErrorAndRolledBack() async throws {
+    let store = store()
+    await store.send(["type": "push", "screen": "nowhere"])
+    let error = try #require(harness.takeErrors().first)
+    #expect(error.message.contains("\"nowhere\" is not a destination of lunar.stack(\"path\")"), "\(error)")
+    #expect(error.message.contains("detail, settings"))
+    #expect(error.line == line(of: "lunar.push(state.path", in: try appSource()), "\(error)")
+  }
+
+  @Test func pushingAMalformedChildStateIsAnErrorAndRolledBack() async throws {
+    let store = store()
+    await store.send(["type": "push", "screen": "detail", "state": "not a table"])
+    let error = try #require(harness.takeErrors().first)
+    #expect(error.message.contains("the state of \"detail\" must be a table"), "\(error)")
+  }
+
+  @Test func aStackEntryWrittenByHandIsCheckedAndRolledBack() async throws {
+    let store = store()
+    await store.send(["type": "corrupt"])
+    let error = try #require(harness.takeErrors().first)
+    #expect(error.message.contains("\"nowhere\", which is not a destination"), "\(error)")
+  }
+
+  @Test func duplicateElementIDsAreAnErrorAndRolledBack() async throws {
+    let store = store()
+    await store.send(["type": "duplicate"])
+    let error = try #require(harness.takeErrors().first)
+    #expect(error.message == "two elements of state.todos have the id 7", "\(error)")
+  }
+
+  @Test func anActionForAMissingElementIsAnError() async throws {
+    let store = store()
+    await store.send(Self.wrapped("todos", id: 42, ["type": "toggle"]))
+    let error = try #require(harness.takeErrors().first)
+    #expect(error.message.contains("no element with id"), "\(error)")
+  }
+
+  @Test func anActionForAnAbsentChildIsAnError() async throws {
+    let store = store()
+    await store.send(Self.wrapped("detail", ["type": "load"]))
+    let error = try #require(harness.takeErrors().first)
+    #expect(error.message.contains("while nothing is presented"), "\(error)")
+  }
+
+  @Test func aFailingChildRollsBackTheWholeAction() async throws {
+    let store = store()
+    // NB: the parent writes parentSaw after the child wrote count; "tick" on a string count raises
+    //     in the child, and neither write survives.
+    await store.send(Self.wrapped("counter", ["type": "increment"])) {
+      $0.counter = ["count": 1]
+      $0.parentSaw = 1
+    }
+    await store.send(Self.wrapped("todos", id: 7, ["type": "toggle"])) {
+      $0.todos = [Self.todo(7, "milk", done: true), Self.todo(9, "eggs")]
+      $0.lastToggled = 7
+      $0.parentSaw = true
+    }
+    await store.send(["type": "push", "screen": "detail", "state": 3])
+    #expect(harness.takeErrors().count == 1)
+  }
+
+  // MARK: Loading
+
+  @Test func aFeatureWithBothReduceAndBodyDoesNotLoad() throws {
+    #expect(throws: LuaFeatureError.self) {
+      try harness.load(
+        """
+        local lunar = require "lunar"
+        return lunar.feature { name = "X", initial = {}, reduce = function() end, body = { lunar.reduce(function() end) } }
+        """)
+    }
+  }
+
+  @Test func aBodyOfSomethingElseDoesNotLoad() throws {
+    do {
+      _ = try harness.load(
+        """
+        local lunar = require "lunar"
+        return lunar.feature { name = "X", initial = {}, body = { function() end } }
+        """)
+      Issue.record("expected a load error")
+    } catch {
+      #expect("\(error)".contains("body[1] is function"), "\(error)")
+    }
+  }
+
+  // MARK: Snapshot
+
+  @Test func theSnapshotFollowsChildWritesFromTheRoot() async throws {
+    let reducer = app.reducer()
+    let store = Store(initialState: app.initialState) { reducer }
+    store.send(Self.wrapped("todos", id: 9, ["type": "toggle"]))
+    store.send(["type": "push", "screen": "settings"])
+    store.send(Self.wrapped("path", id: 0, Self.wrapped("counter", ["type": "increment"])))
+    store.send(["type": "remove", "id": 7])
+    store.send(["type": "open", "title": "t"])
+    store.send(Self.wrapped("detail", ["type": "setTitle", "title": "u"]))
+    #expect(harness.errors.isEmpty, "\(harness.errors)")
+    #expect(try reducer.residentState() == store.state.value)
+  }
+
+  func appSource() throws -> String {
+    try String(contentsOf: Self.folder.appendingPathComponent("app.lua"), encoding: .utf8)
+  }
+}
+
+/// `lunar.test` addresses children by the wrapped actions (`Fixtures/composition/composition_test.lua`).
+@MainActor
+struct CompositionLuaTestTests {
+  @Test func everyFixtureTestPasses() async throws {
+    let file = CompositionTests.folder.appendingPathComponent("composition_test.lua")
+    let results = await LuaTestRunner().run(file: file)
+    #expect(results.count == 6)
+    for result in results {
+      #expect(result.failures == [], "\(result.name): \(result.failures)")
+    }
+  }
+}

@@ -203,6 +203,45 @@ struct HotReloadTests {
     #expect(fixture.store.state.log == "v1 reduced by v2; ")
   }
 
+  @Test func theNewCodeCancelsAnEffectTheOldCodeStarted() async throws {
+    let gate = Gate()
+    var dependencies = LuaDependencies.builtIn
+    dependencies.register("gate.wait", .async { _ in
+      await gate.wait()
+      return .nil
+    })
+    func script(stop: String) -> String {
+      """
+      local lunar = require "lunar"
+      local fx = lunar.fx
+      return lunar.feature {
+        name = "Log",
+        initial = { log = "" },
+        reduce = function(state, action, deps)
+          if action.type == "start" then
+            return fx.run(function(send)
+              deps.gate.wait()
+              send { type = "done" }
+            end):cancellable("job")
+          elseif action.type == "stop" then
+            return \(stop)
+          elseif action.type == "done" then
+            state.log = "done"
+          end
+        end,
+      }
+      """
+    }
+    let fixture = try ReloadFixture(["feature.lua": script(stop: "fx.none")], dependencies: dependencies)
+    let task = fixture.send("start")
+    try fixture.write("feature.lua", script(stop: "fx.cancel(\"job\")"))
+    #expect(try await fixture.event(0).succeeded)
+    fixture.send("stop")
+    gate.open()
+    await task.finish()
+    #expect(fixture.store.state.log == "")
+  }
+
   @Test func pollingFindsChangesWhereInotifyIsNotUsed() async throws {
     let fixture = try ReloadFixture(
       ["feature.lua": counterScript(step: 1)], mechanism: .polling(interval: .milliseconds(20))

@@ -116,6 +116,27 @@ struct HotReloadTests {
     #expect(fixture.store.state.count == 8)
   }
 
+  @Test func aChangedChildModuleReloadsThatChildInsideItsParent() async throws {
+    let parent = """
+      local lunar = require "lunar"
+      local Counter = require "counter"
+      return lunar.feature {
+        name = "App",
+        initial = { counter = { count = 0 }, title = "app" },
+        body = { lunar.scope("counter", Counter) },
+      }
+      """
+    let fixture = try ReloadFixture(["feature.lua": parent, "counter.lua": counterScript(step: 1)])
+    let increment: LuaValue = ["type": "counter", "action": ["type": "increment"]]
+    fixture.store.send(increment)
+    try fixture.write("counter.lua", counterScript(step: 5))
+    let event = try await fixture.event(0)
+    #expect(event.succeeded, "\(String(describing: event.error))")
+    #expect(event.changedFiles.map(\.lastPathComponent) == ["counter.lua"])
+    fixture.store.send(increment)
+    #expect(fixture.store.state.value == ["counter": ["count": 6], "title": "app"])
+  }
+
   @Test func migrateAdaptsTheKeptStateToTheNewShape() async throws {
     let fixture = try ReloadFixture(["feature.lua": counterScript(step: 1)])
     fixture.send("increment")

@@ -13,6 +13,8 @@ protocol RunOutput: AnyObject {
   func error(_ error: LuaFeatureError)
   func inputError(_ message: String, line: String)
   func note(_ text: String)
+  /// What a script printed with `print(…)`.
+  func printed(_ text: String)
 }
 
 /// `{"event":…}` lines on standard output.
@@ -61,6 +63,10 @@ final class JSONRunOutput: RunOutput {
   func note(_ text: String) {
     emit(["event": "note", "message": text])
   }
+
+  func printed(_ text: String) {
+    emit(["event": "print", "text": text])
+  }
 }
 
 /// Coloured text for a person: the action, the state's diff, effects, errors.
@@ -103,5 +109,9 @@ final class TextRunOutput: RunOutput {
 
   func note(_ text: String) {
     print(terminal.dim(text))
+  }
+
+  func printed(_ text: String) {
+    print(text)
   }
 }

@@ -43,6 +43,10 @@ final class RunSession {
     )
     self.store = Store(initialState: feature.initialState) { reducer }
     host.onError = { [weak self] error in self?.failed(error) }
+    // NB: a script's `print` must not break the JSON stream: it becomes an event like the others.
+    host.vm.printHandler = { [weak output] text in
+      MainActor.assumeIsolated { output?.printed(text) }
+    }
   }
 
   func start() {
@@ -81,10 +85,12 @@ final class RunSession {
   /// Waits until no effect runs, or `timeout` passes; returns how many still run.
   func settle(timeout: Duration) async -> Int {
     let deadline = ContinuousClock.now.advanced(by: timeout)
-    while running > 0, ContinuousClock.now < deadline {
+    // NB: the store's own count includes effects started by actions that effects sent (a
+    //     debounce that starts a request), which `running` (effects of input actions) misses.
+    while running > 0 || store.effectsInFlight > 0, ContinuousClock.now < deadline {
       try? await Task.sleep(for: .milliseconds(5))
     }
-    return running
+    return max(running, store.effectsInFlight)
   }
 
   /// Waits until effects have sent at least `count` actions in all, or `timeout` passes.

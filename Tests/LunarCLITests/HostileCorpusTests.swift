@@ -27,7 +27,7 @@ import Testing
     Problem(script: "missing_initial.lua", message: "feature MissingInitial needs an `initial` state table, got nil", line: 4),
     Problem(
       script: "missing_reduce.lua",
-      message: "feature MissingReduce needs a `reduce = function(state, action, deps)`, got nil", line: 4
+      message: "feature MissingReduce needs a `reduce = function(state, action, deps)` (or a `body = { … }`), got nil", line: 4
     ),
     Problem(
       script: "require_escape.lua",
@@ -41,7 +41,7 @@ import Testing
     ),
     Problem(
       script: "unknown_effect.lua",
-      message: "unknown effect fx.bogus (effects: cancel, concat, debounce, merge, none, run, send, throttle)", line: 10
+      message: "unknown effect fx.bogus (effects: cancel, concat, debounce, dismiss, merge, none, run, send, throttle)", line: 10
     ),
     Problem(
       script: "unknown_dependency.lua",
@@ -104,6 +104,12 @@ import Testing
     #expect(error.int("line") == 4)
   }
 
+  @Test func checkKnowsEveryEffect() async throws {
+    let output = try await Lunar.run(["check", Lunar.fixture("all_effects")])
+
+    #expect(output.status == 0, "\(output)")
+  }
+
   @Test func checkPassesTheCounterExample() async throws {
     let output = try await Lunar.run(["check", "examples/counter"])
 
@@ -132,7 +138,7 @@ import Testing
     RuntimeFailure(script: "odd_errors.lua", action: "metatable", message: "custom error", line: 20),
     RuntimeFailure(
       script: "unknown_effect.lua", action: "bogus",
-      message: #"unknown_effect.lua:10: lunar.fx has no effect named "bogus" (effects: none, send, run, merge, concat, cancel, debounce, throttle)"#,
+      message: #"unknown_effect.lua:10: lunar.fx has no effect named "bogus" (effects: none, send, run, merge, concat, cancel, debounce, throttle, dismiss)"#,
       line: 10
     ),
     RuntimeFailure(

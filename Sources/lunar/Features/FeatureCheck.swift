@@ -40,7 +40,8 @@ struct FeatureCheck {
     var actions: [String] = []
   }
 
-  static let effects: Set<String> = ["none", "send", "run", "merge", "concat", "cancel", "debounce", "throttle"]
+  /// The effects of `lunar.fx` (see `LuaFeatures/Prelude/LunarModuleSource.swift`).
+  static let effects: Set<String> = ["none", "send", "run", "merge", "concat", "cancel", "debounce", "throttle", "dismiss"]
 
   static func check(_ location: FeatureLocation) -> Report {
     var report = Report()

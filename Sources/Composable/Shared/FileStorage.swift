@@ -1,0 +1,82 @@
+import ConcurrencyExtras
+import Dependencies
+import Foundation
+
+/// Where persisted shared values are read and written: the real file system, or memory in tests.
+///
+/// It is the `defaultFileStorage` dependency. A ``TestStore`` gives each test a fresh in-memory one,
+/// so tests never touch the disk and never see each other's files:
+///
+/// ```swift
+/// let store = TestStore(initialState: Feature.State()) {
+///   Feature()
+/// } withDependencies: {
+///   $0.defaultFileStorage = .inMemory(["/tmp/settings.json": Data(#"{"theme":"dark"}"#.utf8)])
+/// }
+/// ```
+///
+/// > Important: `save` must be atomic — readers see the old file or the new one, never a part of it.
+/// > ``fileSystem`` writes a temporary file in the same folder and renames it over the target.
+public struct FileStorage: Sendable {
+  /// Reads a file; `nil` when it does not exist.
+  public var load: @Sendable (URL) throws -> Data?
+  /// Replaces a file's contents atomically, creating its folder if needed.
+  public var save: @Sendable (Data, URL) throws -> Void
+  /// Renames a file to a new name in the same folder (a corrupt file kept aside); returns the new URL.
+  public var moveAside: @Sendable (URL, String) throws -> URL
+
+  public init(
+    load: @escaping @Sendable (URL) throws -> Data?,
+    save: @escaping @Sendable (Data, URL) throws -> Void,
+    moveAside: @escaping @Sendable (URL, String) throws -> URL
+  ) {
+    self.load = load
+    self.save = save
+    self.moveAside = moveAside
+  }
+
+  /// The real file system. Loading removes temporary files left by an interrupted save.
+  public static let fileSystem = FileStorage(
+    load: { url in
+      AtomicFile.removeLeftovers(of: url)
+      guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+      return try Data(contentsOf: url)
+    },
+    save: { data, url in try AtomicFile.write(data, to: url) },
+    moveAside: { url, newName in
+      let target = url.deletingLastPathComponent().appendingPathComponent(newName)
+      try FileManager.default.moveItem(at: url, to: target)
+      return target
+    }
+  )
+
+  /// A file system in memory, starting with `files` (keyed by path). Each call makes a new one.
+  public static func inMemory(_ files: [String: Data] = [:]) -> FileStorage {
+    let files = LockIsolated(files)
+    return FileStorage(
+      load: { url in files[url.path] },
+      save: { data, url in files.withValue { $0[url.path] = data } },
+      moveAside: { url, newName in
+        let target = url.deletingLastPathComponent().appendingPathComponent(newName)
+        files.withValue {
+          $0[target.path] = $0[url.path]
+          $0[url.path] = nil
+        }
+        return target
+      }
+    )
+  }
+}
+
+private enum DefaultFileStorageKey: DependencyKey {
+  static let liveValue = FileStorage.fileSystem
+  static var testValue: FileStorage { .inMemory() }
+}
+
+extension DependencyValues {
+  /// Where `.fileStorage` and `.appStorage` shared values are persisted. In-memory in tests.
+  public var defaultFileStorage: FileStorage {
+    get { self[DefaultFileStorageKey.self] }
+    set { self[DefaultFileStorageKey.self] = newValue }
+  }
+}

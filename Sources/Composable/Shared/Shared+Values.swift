@@ -1,0 +1,23 @@
+extension Shared where Value: Sendable {
+  /// The value's changes, as an async sequence: each change made through any copy (or any `Shared`
+  /// with the same key) yields the new value. The current value is not yielded first.
+  ///
+  /// ```swift
+  /// case .onAppear:
+  ///   return .run { [count = state.count] send in
+  ///     for await value in count.values {
+  ///       await send(.countChanged(value))
+  ///     }
+  ///   }
+  /// ```
+  ///
+  /// > Important: Changing the same shared value in response to its own change loops forever. And a
+  /// > `for await` over `values` never ends by itself: make the effect cancellable.
+  public var values: AsyncStream<Value> {
+    AsyncStream { continuation in
+      let box = self.box
+      let token = box.observe(keyPath) { (value: Value) in continuation.yield(value) }
+      continuation.onTermination = { _ in box.stopObserving(token) }
+    }
+  }
+}

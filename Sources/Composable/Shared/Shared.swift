@@ -1,0 +1,143 @@
+import CustomDump
+import Dependencies
+
+/// A value owned in one place and seen by many features: a reference inside value state.
+///
+/// Copies of a `Shared` refer to the same value, so a change made through one copy — by a child
+/// feature, another feature holding the same persisted key, or an effect — is seen through every
+/// copy. Read it with ``wrappedValue`` (or ``value``); change it with ``withLock(_:)``:
+///
+/// ```swift
+/// struct State: Equatable {
+///   var count: Shared<Int>
+/// }
+/// // In the reducer:
+/// state.count.withLock { $0 += 1 }
+/// // Hand a child the same reference:
+/// state.child = Child.State(count: state.count)
+/// ```
+///
+/// A shared value may be persisted by a ``SharedKey``: ``SharedKey/inMemory(_:)``,
+/// ``SharedKey/fileStorage(_:)`` or ``SharedKey/appStorage(_:)``; every `Shared` created with the same key
+/// (in the same ``SharedRegistry``) refers to the same value.
+///
+/// Derive shared pieces with dynamic member lookup (`settings.theme` is a `Shared<Theme>`) or
+/// `todos[id: id]`. Observe changes from an effect with ``values``.
+///
+/// Two `Shared` values are equal when their values are equal. A ``TestStore`` snapshots shared values,
+/// so tests assert on them like any state: `$0.count.withLock { $0 = 1 }` in an assertion closure.
+///
+/// > Important: `Shared` is a reference: `let n = state.count.value` then `withLock { $0 = n + 1 }`
+/// > races with other writers. Do the whole read-modify-write inside one ``withLock(_:)``.
+@dynamicMemberLookup
+public struct Shared<Value> {
+  let box: any SharedBoxProtocol
+  /// The path from the box's root to this value (`\Root.self` for a root).
+  let keyPath: AnyKeyPath
+
+  init(box: any SharedBoxProtocol, keyPath: AnyKeyPath) {
+    self.box = box
+    self.keyPath = keyPath
+  }
+
+  /// Creates a shared value owned by no key: it is shared by handing copies of it around.
+  ///
+  /// ```swift
+  /// let count = Shared(0)
+  /// let parent = Parent.State(count: count)
+  /// let child = Child.State(count: count)   // same value
+  /// ```
+  public init(_ value: Value) {
+    self.init(
+      box: SharedBox(
+        value, tracker: SharedChangeTracker.current, describe: { diff($0, $1, format: .proportional) }
+      ),
+      keyPath: \Value.self
+    )
+  }
+
+  /// Creates, or finds, the shared value persisted by `key`, with `wrappedValue` as its default.
+  ///
+  /// ```swift
+  /// let settings = Shared(wrappedValue: Settings(), .fileStorage(settingsURL))
+  /// let count = Shared(wrappedValue: 0, .inMemory("count"))
+  /// ```
+  ///
+  /// The first `Shared` created for a key in the current ``SharedRegistry`` loads the value
+  /// (`wrappedValue` when nothing was stored, or when what was stored cannot be read); later ones
+  /// refer to the same value and ignore their `wrappedValue`.
+  ///
+  /// > Important: A key must always be used with the same `Value` type. Using it with another type
+  /// > is reported as an issue and gives an unshared value.
+  public init(wrappedValue: @autoclosure () -> Value, _ key: some SharedKey<Value>) {
+    @Dependency(\.sharedRegistry) var registry
+    @Dependency(\.defaultFileStorage) var storage
+    let tracker = SharedChangeTracker.current
+    let box = registry.box(for: key.id, as: Value.self) {
+      SharedBox(
+        key.load(default: wrappedValue(), from: storage),
+        tracker: tracker,
+        persist: { key.save($0, to: storage) },
+        describe: { diff($0, $1, format: .proportional) }
+      )
+    }
+    self.init(box: box, keyPath: \Value.self)
+  }
+
+  /// The current value.
+  public var wrappedValue: Value { box.read(keyPath, as: Value.self) }
+
+  /// The current value (the same as ``wrappedValue``).
+  public var value: Value { wrappedValue }
+
+  /// Reads and changes the value as one step, under the value's lock.
+  ///
+  /// ```swift
+  /// state.count.withLock { $0 += 1 }
+  /// ```
+  ///
+  /// Safe to call from an effect on any thread. The change is persisted (if the value has a key) and
+  /// observers are told before this returns.
+  ///
+  /// > Important: Do not `await` or call into another store inside `body`: the lock is held.
+  @discardableResult
+  public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    try box.withLock(keyPath, body)
+  }
+
+  /// A shared value derived from a field: reads and writes go through this value.
+  ///
+  /// ```swift
+  /// let theme: Shared<Theme> = settings.theme
+  /// theme.withLock { $0 = .dark }   // settings.value.theme is now .dark, and persisted
+  /// ```
+  public subscript<Field>(dynamicMember field: WritableKeyPath<Value, Field>) -> Shared<Field> {
+    self.field(field)
+  }
+
+  /// A shared value derived from a field (the spelled-out form of `shared.name`).
+  public func field<Field>(_ field: WritableKeyPath<Value, Field>) -> Shared<Field> {
+    Shared<Field>(box: box, keyPath: keyPath.appending(path: field)!)
+  }
+}
+
+extension Shared: @unchecked Sendable where Value: Sendable {}
+
+extension Shared: Equatable where Value: Equatable {
+  /// Equal when the values are equal. While a ``TestStore`` compares states, the left-hand side reads
+  /// the value as the test expects it.
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    let expected =
+      SharedChangeTracker.mode == .comparing
+      ? lhs.box.readSnapshot(lhs.keyPath, as: Value.self) : lhs.wrappedValue
+    return expected == rhs.wrappedValue
+  }
+}
+
+extension Shared: CustomDumpRepresentable {
+  public var customDumpValue: Any { wrappedValue }
+}
+
+extension Shared: CustomStringConvertible {
+  public var description: String { "Shared(\(String(describing: wrappedValue)))" }
+}

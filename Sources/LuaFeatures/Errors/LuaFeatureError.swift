@@ -105,6 +105,19 @@ public struct LuaFeatureError: Error, Sendable, CustomStringConvertible {
     return nil
   }
 
+  /// A load error raised inside `lunar.feature` (a missing `initial`, say) names the prelude:
+  /// `return lunar.feature {…}` is a tail call, so the script's frame is gone. Name the script.
+  func located(in script: String) -> LuaFeatureError {
+    guard let file, Self.preludeChunks.contains(file) else { return self }
+    var error = self
+    error.file = script
+    error.line = nil
+    if let range = error.message.range(of: "\(file):"), error.message.hasPrefix(file) {
+      error.message = script + ":" + error.message[range.upperBound...].drop { $0.isNumber }
+    }
+    return error
+  }
+
   /// `file:line`, when known.
   public var location: String? {
     guard let file else { return nil }
@@ -129,7 +142,14 @@ public struct LuaFeatureError: Error, Sendable, CustomStringConvertible {
     default: break
     }
     if let traceback, !traceback.isEmpty {
-      lines.append(traceback.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
+      // NB: Lunar's own frames (the prelude, C functions) are noise to the script's author.
+      let frames = traceback.split(separator: "\n").filter { frame in
+        let text = frame.trimmingCharacters(in: .whitespaces)
+        return !Self.preludeChunks.contains { text.hasPrefix($0 + ":") } && !text.hasPrefix("[C]:")
+      }
+      if frames.count > 1 || frames.first.map({ !$0.hasPrefix("stack traceback") }) == true {
+        lines.append(frames.map { "  " + $0 }.joined(separator: "\n"))
+      }
     }
     return lines.joined(separator: "\n")
   }

@@ -52,7 +52,7 @@ public struct LuaTestRunner {
       return [
         LuaTestResult(
           name: "(loading \(name))", file: file.path, declaredAt: name,
-          failures: [LuaTestFailure(message: "\(error)", location: nil)], duration: .zero
+          failures: [Self.loadFailure(error)], duration: .zero
         )
       ]
     }
@@ -71,5 +71,16 @@ public struct LuaTestRunner {
       )
     }
     return results
+  }
+
+  /// A file that does not load: the message without its `file:line:` prefix, which becomes the
+  /// location.
+  static func loadFailure(_ error: any Error) -> LuaTestFailure {
+    guard let error = error as? LuaFeatureError, let location = error.location else {
+      return LuaTestFailure(message: "\(error)", location: nil)
+    }
+    var message = error.message
+    if message.hasPrefix(location + ":") { message = String(message.dropFirst(location.count + 1)).trimmingCharacters(in: .whitespaces) }
+    return LuaTestFailure(message: message, location: location)
   }
 }

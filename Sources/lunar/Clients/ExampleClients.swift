@@ -15,11 +15,13 @@ enum DependencyMode: String, ExpressibleByArgument, CaseIterable, Sendable {
 /// | --- | --- | --- |
 /// | `deps.numberFact.fetch(n)` | `facts.json` next to the feature, else a generic sentence | numbersapi.com |
 /// | `deps.words.search(query)` | `words.txt` next to the feature | (same) |
+/// | `deps.dogs.breeds()`, `deps.dogs.randomImage(breed)` | `data/` next to the feature | dog.ceo (`$LUNAR_DOGS_API`) |
 enum ExampleClients {
   static func dependencies(mode: DependencyMode, root: URL) -> LuaDependencies {
     var dependencies = LuaDependencies.builtIn
     NumberFactClient.register(in: &dependencies, mode: mode, root: root)
     WordsClient.register(in: &dependencies, root: root)
+    DogsClient.register(in: &dependencies, mode: mode, root: root)
     return dependencies
   }
 }

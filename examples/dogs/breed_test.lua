@@ -1,0 +1,74 @@
+-- The breed screen on its own: its picture and its failure.
+local test = require "lunar.test"
+local Breed = require "breed"
+local mocks = require "mocks"
+
+local function hound()
+  return Breed:initialWith { name = "hound", subBreeds = { "afghan", "basset" } }
+end
+
+test("appearing loads a random picture of the breed", function()
+  local client, asked = mocks.client()
+  local store = test.store(Breed, { initial = hound(), deps = { dogs = client } })
+
+  store:send({ type = "onAppear" }, function(state) state.loading = true end)
+  store:receive("imageLoaded", function(state)
+    state.loading = false
+    state.image = mocks.imageOf("hound")
+  end)
+  assert(#asked == 1 and asked[1] == "hound", "asked for " .. table.concat(asked, ","))
+end)
+
+test("appearing with a picture keeps it", function()
+  local state = hound()
+  state.image = mocks.imageOf("hound")
+  local store = test.store(Breed, { initial = state })
+  store:send { type = "onAppear" }
+end)
+
+test("a failed picture shows why, and retry loads one", function()
+  local failing = true
+  local store = test.store(Breed, {
+    initial = hound(),
+    deps = { dogs = { randomImage = function(breed)
+      if failing then error("timed out", 0) end
+      return mocks.imageOf(breed)
+    end } },
+  })
+
+  store:send({ type = "onAppear" }, function(state) state.loading = true end)
+  store:receive("imageFailed", function(state)
+    state.loading = false
+    state.error = "timed out"
+  end)
+  assert(Breed.view(store:state()):find("no picture: timed out", 1, true), Breed.view(store:state()))
+
+  failing = false
+  store:send({ type = "retryTapped" }, function(state)
+    state.error = nil
+    state.loading = true
+  end)
+  store:receive("imageLoaded", function(state)
+    state.loading = false
+    state.image = mocks.imageOf("hound")
+  end)
+end)
+
+test("the view shows the name, the picture and the sub-breeds", function()
+  local state = hound()
+  state.image = mocks.imageOf("hound")
+  local text = Breed.view(state)
+  assert(text == table.concat({
+    "‹ Dogs",
+    "Hound",
+    "  image: https://images.dog.ceo/breeds/hound/hound_1.jpg",
+    "  sub-breeds:",
+    "    • Afghan",
+    "    • Basset",
+  }, "\n"), "view was:\n" .. text)
+end)
+
+test("a breed without sub-breeds says so", function()
+  local text = Breed.view(Breed:initialWith { name = "husky", loading = true })
+  assert(text:find("image: loading…", 1, true) and text:find("no sub-breeds", 1, true), text)
+end)

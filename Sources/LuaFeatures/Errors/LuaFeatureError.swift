@@ -106,14 +106,21 @@ public struct LuaFeatureError: Error, Sendable, CustomStringConvertible {
   }
 
   /// A load error raised inside `lunar.feature` (a missing `initial`, say) names the prelude:
-  /// `return lunar.feature {…}` is a tail call, so the script's frame is gone. Name the script.
-  func located(in script: String) -> LuaFeatureError {
+  /// `return lunar.feature {…}` is a tail call, so the script's frame is gone. Name the script, at
+  /// its `lunar.feature` line when `source` shows it.
+  func located(in script: String, source: String?) -> LuaFeatureError {
     guard let file, Self.preludeChunks.contains(file) else { return self }
     var error = self
     error.file = script
-    error.line = nil
-    if let range = error.message.range(of: "\(file):"), error.message.hasPrefix(file) {
-      error.message = script + ":" + error.message[range.upperBound...].drop { $0.isNumber }
+    error.line = source.flatMap { text in
+      text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { line in
+        let code = line.split(separator: "--", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return code.contains("lunar.feature")
+      }.map { $0 + 1 }
+    }
+    if error.message.hasPrefix(file + ":") {
+      let rest = error.message.dropFirst(file.count + 1).drop { $0.isNumber }
+      error.message = String(rest.hasPrefix(":") ? rest.dropFirst() : rest).trimmingCharacters(in: .whitespaces)
     }
     return error
   }

@@ -87,7 +87,8 @@ extension LuaFeatureHost {
       let chunk = try sandbox.loadFile(name)
       return try finishLoading(chunk, sandbox: sandbox, chunkName: name, location: location)
     } catch let error as LuaError {
-      throw LuaFeatureError(error, kind: .load, feature: name).located(in: name)
+      throw LuaFeatureError(error, kind: .load, feature: name)
+        .located(in: name, source: try? String(contentsOf: location.script, encoding: .utf8))
     } catch {
       throw error as! LuaFeatureError
     }
@@ -104,7 +105,7 @@ extension LuaFeatureHost {
       let chunk = try sandbox.load(source, chunkName: chunkName)
       return try finishLoading(chunk, sandbox: sandbox, chunkName: chunkName, location: nil)
     } catch let error as LuaError {
-      throw LuaFeatureError(error, kind: .load, feature: chunkName).located(in: chunkName)
+      throw LuaFeatureError(error, kind: .load, feature: chunkName).located(in: chunkName, source: source)
     } catch {
       throw error as! LuaFeatureError
     }

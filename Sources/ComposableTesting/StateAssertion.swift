@@ -14,9 +14,12 @@ extension TestStore {
     requireChange: Bool = true,
     at location: EffectOrigin
   ) {
+    // NB: Shared values are references: the assertion closure edits their snapshots (the expected
+    //     values), and `==` compares a snapshot on its left with the current value on its right.
+    defer { sharedTracker.acceptAll() }
     var expected = previous
     do {
-      try update?(&expected)
+      try SharedChangeTracker.$mode.withValue(.asserting) { try update?(&expected) }
     } catch {
       fail("Threw error while updating expected state: \(error)", at: location)
       return
@@ -24,13 +27,13 @@ extension TestStore {
 
     switch exhaustivity {
     case .on:
-      if expected != actual {
+      if SharedChangeTracker.$mode.withValue(.comparing, operation: { expected != actual }) {
         let headline =
           expected == previous
           ? "State was not expected to change, but a change occurred: …"
           : "A state change does not match expectation: …"
         fail(stateMismatch(headline, expected: expected, actual: actual), at: location)
-      } else if requireChange, update != nil, expected == previous {
+      } else if requireChange, update != nil, expected == previous, !sharedTracker.didAssert {
         fail(
           """
           Expected state to change, but no change occurred.
@@ -45,9 +48,12 @@ extension TestStore {
     case let .off(showSkippedAssertions):
       // NB: Non-exhaustive: apply the test's expectations to what actually happened, so that only
       //     the fields it mentions are checked.
+      sharedTracker.acceptAll()
       var expectedFromActual = actual
-      do { try update?(&expectedFromActual) } catch {}
-      if expectedFromActual != actual {
+      do {
+        try SharedChangeTracker.$mode.withValue(.asserting) { try update?(&expectedFromActual) }
+      } catch {}
+      if SharedChangeTracker.$mode.withValue(.comparing, operation: { expectedFromActual != actual }) {
         fail(
           stateMismatch(
             "A state change does not match expectation: …", expected: expectedFromActual, actual: actual
@@ -67,6 +73,9 @@ extension TestStore {
   }
 
   func stateMismatch(_ headline: String, expected: State, actual: State) -> String {
+    if let shared = sharedMismatch(expected: expected, actual: actual) {
+      return "\(headline)\n\n\(shared)"
+    }
     let difference =
       diff(expected, actual, format: .proportional)
       .map { "\($0.indent(by: 4))\n\n(Expected: −, Actual: +)" }

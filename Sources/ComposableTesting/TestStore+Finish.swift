@@ -77,6 +77,8 @@ extension TestStore {
 
   /// The end-of-test checks: no unasserted received action, no effect still running.
   func checkNothingLeft(at location: EffectOrigin, ending: Bool) {
+    // NB: Not in `finish`: a test awaits effects there, then asserts their shared changes.
+    if ending { checkSharedChanges(at: location) }
     guard exhaustivity == .on else { return }
     if !received.isEmpty {
       fail(

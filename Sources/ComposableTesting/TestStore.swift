@@ -71,6 +71,8 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   }
   let origin: EffectOrigin
   let serialExecutor = MainSerialExecutorLease()
+  /// Snapshots the shared values the feature changes, so tests assert on them like any state.
+  let sharedTracker: SharedChangeTracker
 
   /// Creates a test store.
   ///
@@ -88,7 +90,15 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     line: UInt = #line,
     column: UInt = #column
   ) {
-    let (state, reducer, dependencies) = withDependencies(prepareDependencies) {
+    let tracker = SharedChangeTracker()
+    // NB: Each test store gets its own shared registry and an in-memory file system, so shared values
+    //     never leak between tests nor touch the disk (unless the test overrides them).
+    let (state, reducer, dependencies) = withDependencies({
+      $0.sharedChangeTracker = tracker
+      $0.sharedRegistry = SharedRegistry()
+      $0.defaultFileStorage = .inMemory()
+      prepareDependencies(&$0)
+    }) {
       @Dependency(\.self) var dependencies
       return (initialState(), reducer(), dependencies)
     }
@@ -97,6 +107,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     self.dependencies = dependencies
     self.reducer = { reducer.reduce(into: &$0, action: $1) }
     self.origin = EffectOrigin(fileID: fileID, filePath: filePath, line: line, column: column)
+    self.sharedTracker = tracker
   }
 
   deinit {
@@ -148,6 +159,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
       }
       adoptReceived()
     }
+    checkSharedChanges(at: location)
     let previous = exhaustivity == .on ? asserted : live
     let effect = reduce(action)
     let actual = live

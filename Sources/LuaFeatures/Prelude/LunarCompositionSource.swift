@@ -43,7 +43,9 @@ local base, host = ...
 local lunar, hooks, effect = base.lunarTable, base.hooks, base.effect
 local describe, isFeature, isEffect, descriptionOf, definedAt =
   base.describe, base.isFeature, base.isEffect, base.descriptionOf, base.definedAt
-local REAL, journal, journalLength = host.internals.REAL, host.internals.journal, host.internals.journalLength
+local internals = host.internals
+local REAL, PATH, childProxy = internals.REAL, internals.PATH, internals.childProxy
+local journal, journalLength = internals.journal, internals.journalLength
 
 local type, rawget, error, pairs, next, setmetatable, getmetatable, tostring =
   type, rawget, error, pairs, next, setmetatable, getmetatable, tostring
@@ -83,7 +85,7 @@ end
 function lunar.forEach(key, child)
   checkKey("lunar.forEach", key)
   checkChild("lunar.forEach", key, child)
-  return entry { kind = "forEach", key = key, child = child }
+  return entry { kind = "forEach", key = key, child = child, paths = {} }
 end
 
 --- lunar.ifLet("detail", Detail): Detail runs on state.detail while it is not nil.
@@ -114,7 +116,7 @@ function lunar.stack(key, destinations)
     error("lunar.stack(" .. describe(key) .. ", …) needs at least one destination, like { detail = Detail }", 2)
   end
   table.sort(names)
-  return entry { kind = "stack", key = key, destinations = copy, names = table.concat(names, ", ") }
+  return entry { kind = "stack", key = key, destinations = copy, names = table.concat(names, ", "), paths = {} }
 end
 
 --- lunar.reduce(function(state, action, deps) … end): the feature's own reducer in its body.
@@ -253,16 +255,41 @@ local function elementOf(name, e, state, action)
     fail(name, "an action for lunar." .. e.kind .. "(" .. describe(e.key) .. ") names its element: " ..
       "{ type = " .. describe(e.key) .. ", id = …, action = {…} }")
   end
-  local items = state[e.key]
+  local real = rawget(state, REAL)
+  local items = real and rawget(real, e.key) or state[e.key]
   if type(items) ~= "table" then
     fail(name, "state." .. e.key .. " is " .. describe(items) .. ", but lunar." .. e.kind .. " needs an array there")
   end
-  local index = indexOf(rawget(items, REAL) or items, id)
+  items = rawget(items, REAL) or items
+  -- NB: the cache's answer checked inline; indexOf rebuilds it when stale.
+  local cache = indexes[items]
+  local index = cache and cache[id]
+  local element = index and items[index]
+  if type(element) ~= "table" or rawget(element, "id") ~= id then index = indexOf(items, id) end
   if index == nil then
     fail(name, "no element with id " .. showID(id) .. " in state." .. e.key ..
       " (it was removed, or the action names the wrong id)")
   end
-  return id, items, index
+  if real == nil then return id, items[index] end
+  -- NB: the element's proxy is made directly (no proxy for the array on the way): this is the
+  --     path of every row action. Its path runs from the root, as the journal needs.
+  local base = rawget(state, PATH)
+  local path
+  if base == nil then
+    -- NB: paths are never changed once made, so the root's element paths are made once.
+    local paths = e.paths
+    path = paths[index]
+    if path == nil then
+      path = { e.key, index }
+      paths[index] = path
+    end
+  else
+    local n = #base
+    path = {}
+    for i = 1, n do path[i] = base[i] end
+    path[n + 1], path[n + 2] = e.key, index
+  end
+  return id, childProxy(items[index], path, items)
 end
 
 -- Runs the child of `e` for `action`; returns its (wrapped) effect and the dismissals so far.
@@ -276,8 +303,8 @@ local function route(name, e, state, real, action, deps, dismissals)
     return childEffect(e.child.reduce(sub, childAction(name, e, action), deps), e.child, key, nil, nil, "scope"), dismissals
   elseif kind == "forEach" then
     local sub = childAction(name, e, action)
-    local id, items, index = elementOf(name, e, state, action)
-    return childEffect(e.child.reduce(items[index], sub, deps), e.child, key, id, id, "forEach"), dismissals
+    local id, element = elementOf(name, e, state, action)
+    return childEffect(e.child.reduce(element, sub, deps), e.child, key, id, id, "forEach"), dismissals
   elseif kind == "ifLet" then
     local sub = childAction(name, e, action)
     local presented = rawget(real, key)
@@ -295,14 +322,13 @@ local function route(name, e, state, real, action, deps, dismissals)
     return childEffect(e.child.reduce(state[key], sub, deps), e.child, key, nil, identity, "ifLet"), dismissals
   else -- stack
     local sub = childAction(name, e, action)
-    local id, items, index = elementOf(name, e, state, action)
+    local id, element = elementOf(name, e, state, action)
     if sub.type == "dismiss" then
       dismissals = dismissals or {}
       dismissals[#dismissals + 1] = e
       dismissals[#dismissals + 1] = id
       return nil, dismissals
     end
-    local element = items[index]
     local screen = element.screen
     local destination = e.destinations[screen]
     if destination == nil then
@@ -436,6 +462,19 @@ local function checkPresented(name, e, real, effects, count)
   return effects, count
 end
 
+-- Whether this action wrote to `real` itself or to one of its containers: only then can a child
+-- have gone (a write inside a child cannot remove it).
+local function touches(real, containers, containerCount)
+  for i = 1, journalLength(), 4 do
+    local t = journal[i]
+    if t == real then return true end
+    for c = 1, containerCount do
+      if t == rawget(real, containers[c].key) then return true end
+    end
+  end
+  return false
+end
+
 ---------------------------------------------------------------------------------------------------
 -- A body becomes a reducer
 
@@ -496,7 +535,16 @@ function hooks.compose(feature, level)
           if description.kind == "none" then result = nil end
         end
       elseif actionType == e.key then
-        result, dismissals = route(name, e, state, real, action, deps, dismissals)
+        if e.kind == "forEach" then
+          -- NB: inlined route(): the path of every row action.
+          local sub = action.action
+          if type(sub) ~= "table" or type(rawget(sub, "type")) ~= "string" then childAction(name, e, action) end
+          local id, element = elementOf(name, e, state, action)
+          result = e.child.reduce(element, sub, deps)
+          if result ~= nil then result = childEffect(result, e.child, e.key, id, id, "forEach") end
+        else
+          result, dismissals = route(name, e, state, real, action, deps, dismissals)
+        end
       end
       if result ~= nil then
         count = count + 1
@@ -504,7 +552,7 @@ function hooks.compose(feature, level)
       end
     end
     if dismissals ~= nil then applyDismissals(dismissals, state, real) end
-    if containerCount > 0 and journalLength() > 0 then
+    if containerCount > 0 and touches(real, containers, containerCount) then
       for c = 1, containerCount do
         local e = containers[c]
         if e.kind == "ifLet" then

@@ -145,6 +145,8 @@ proxyMT.__index = function(proxy, key)
   if not active or rawget(proxy, GEN) ~= generation then stale(key) end
   local real = rawget(proxy, REAL)
   local value = real[key]
+  -- NB: scalars first, without a call: most reads in a child's reducer are fields.
+  if type(value) ~= "table" then return value end
   if isStateTable(value) then
     return proxyOf(value, childPath(rawget(proxy, PATH), key), real)
   end
@@ -155,7 +157,7 @@ proxyMT.__newindex = function(proxy, key, value)
   if not active or rawget(proxy, GEN) ~= generation then stale(key) end
   if key == nil or key ~= key then error("state keys cannot be nil or NaN", 2) end
   local real = rawget(proxy, REAL)
-  value = stored(value, real)
+  if type(value) == "table" then value = stored(value, real) end
   record(real, key, rawget(proxy, PATH))
   real[key] = value
 end
@@ -415,10 +417,17 @@ end
 host.rollback = rollback
 host.commit = commit
 
---- What the composition chunk needs of the journal: the proxies' key to their table, the journal
---- itself (entries of four: table, key, old value, path) and its length.
+--- What the composition chunk needs of the journal: the proxies' keys to their table and path,
+--- nested proxies, the journal itself (entries of four: table, key, old value, path) and its length.
 host.internals = {
   REAL = REAL,
+  PATH = PATH,
+  proxyOf = proxyOf,
+  -- NB: a proxy left out of the per-call cache (so the call ends without resetting it): for the
+  --     one child proxy composition makes per action. `real` is already part of the state.
+  childProxy = function(real, path, parent)
+    return setmetatable({ [REAL] = real, [PATH] = path, [GEN] = generation, [PARENT] = parent }, proxyMT)
+  end,
   journal = journal,
   journalLength = function() return journalCount end,
 }

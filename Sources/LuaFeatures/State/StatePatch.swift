@@ -39,6 +39,8 @@ enum StatePatch {
   /// Plans the patches for `changes` against `snapshot`. Changes inside the subtree of another
   /// change are dropped: the outer change's final value already holds them.
   static func plan(_ changes: [StateChange], on snapshot: LuaValue) -> [StatePatch] {
+    // NB: one write (a child's field, the common composed action) needs no covering or dedup.
+    if changes.count == 1 { return patch(for: changes[0], on: snapshot).map { [$0] } ?? [.replaceAll] }
     // NB: prefix lookups in a set keep this linear in the number of changes times their depth:
     //     `table.sort` on a long array journals one write per element.
     let written = Set(changes.map { $0.path + [$0.key] })
@@ -135,12 +137,16 @@ extension LuaValue {
   /// taken out of its parent while it is changed, so it stays uniquely referenced).
   mutating func modify(at path: ArraySlice<LuaValue>, _ body: (inout LuaValue) -> Void) {
     guard let key = path.first else { return body(&self) }
-    switch (self, key) {
-    case (.table(var fields), .string(let name)):
+    // NB: no `switch (self, key)`: the tuple would hold a second reference to the container for
+    //     the whole case, and every patch would copy it (a 1,000-row array per action).
+    switch key {
+    case let .string(name):
+      guard case var .table(fields) = self else { return }
       self = .nil
       if fields[name] != nil { fields[name]!.modify(at: path.dropFirst(), body) }
       self = .table(fields)
-    case (.array(var elements), .integer(let position)):
+    case let .integer(position):
+      guard case var .array(elements) = self else { return }
       self = .nil
       let index = Int(position - 1)
       if elements.indices.contains(index) { elements[index].modify(at: path.dropFirst(), body) }

@@ -17,7 +17,7 @@ struct Bench: AsyncParsableCommand {
                                                   ns/action for a feature's scripted action mix
         swift run -c release lunar bench bridge   LuaBridge calls and encoding against the C API
       """,
-    subcommands: [Core.self, Lua.self, Feature.self, Bridge.self, ReloadBench.self]
+    subcommands: [Core.self, Lua.self, Feature.self, Bridge.self, ReloadBench.self, Compose.self]
   )
 
   struct Lua: AsyncParsableCommand {

@@ -338,3 +338,32 @@ int lunar_is_array_marked(lua_State *L, int idx) {
   lua_pop(L, 2);
   return marked;
 }
+
+/* ---- the hottest call: function(table, integer), both held in the registry ---- */
+
+int lunar_call_refs_integer(lunar_host *h, lua_State *L, int function, int table, int64_t value,
+                            int nresults, int *count) {
+  int top = lua_gettop(L);
+  int handler = 1;
+  /* NB: same protocol as lunar_call, without a program to decode: rawgeti and pushinteger never
+     allocate, so nothing here needs protection before the pcall. */
+  if (L != h->main) {
+    if (!lua_checkstack(L, 4)) return LUA_ERRMEM;
+    lua_pushcfunction(L, lunar_msgh);
+    handler = top + 1;
+  } else if (!lua_checkstack(L, 3)) {
+    return LUA_ERRMEM;
+  }
+  lua_rawgeti(L, LUA_REGISTRYINDEX, function);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, table);
+  lua_pushinteger(L, (lua_Integer)value);
+  lunar_budget_enter(h);
+  int status = lua_pcall(L, 2, nresults, handler);
+  status = lunar_budget_leave(h, status);
+  if (handler != 1) {
+    lua_rotate(L, handler, -1);
+    lua_pop(L, 1);
+  }
+  *count = lua_gettop(L) - top;
+  return status;
+}

@@ -103,6 +103,11 @@ int lunar_push(lua_State *L, const unsigned char *program, size_t length, int *c
    handler (traceback, error position) and the instruction budget. `nresults` may be LUA_MULTRET.
    On success `*count` results are on the stack; on failure one error object. */
 int lunar_call(lunar_host *h, lua_State *L, const unsigned char *program, size_t length, int nresults, int *count);
+
+/* lunar_call for `function(table, value)` with both in the registry and an integer value: no
+   program to write or decode. Same results and errors as lunar_call. */
+int lunar_call_refs_integer(lunar_host *h, lua_State *L, int function, int table, int64_t value,
+                            int nresults, int *count);
 /* Pushes the message handler at index 1 of the main thread, where it stays, so calls on the main
    thread need not push it each time. Call once, on an empty main stack. Cannot raise. */
 void lunar_install_handler(lua_State *L);

@@ -49,4 +49,22 @@ extension LuaVM {
     writer.writeRef(table.reference.id)
     do { try value.write(to: &writer) } catch { throw Self.argumentError(error, position: 2) }
   }
+
+  /// The hot path with an integer: `function(table, value)` with nothing to encode at all.
+  ///
+  /// ```swift
+  /// try vm.call(increment, on: counter, with: 1)
+  /// ```
+  @inlinable @discardableResult
+  public func call(_ function: LuaFunction, on table: LuaTable, with value: Int) throws(LuaError) -> [LuaValue] {
+    guard ObjectIdentifier(function.reference.vm) == ObjectIdentifier(self) else { throw Self.foreign("function") }
+    guard ObjectIdentifier(table.reference.vm) == ObjectIdentifier(self) else { throw Self.foreign("table") }
+    let L = state
+    var count: Int32 = 0
+    let status = lunar_call_refs_integer(
+      host, L, function.reference.id, table.reference.id, Int64(value), lunar_multret(), &count)
+    guard status == LUA_OK else { throw callError(status: status, on: L, hasObject: count > 0) }
+    if count == 0 { return [] }
+    return try takeResults(count)
+  }
 }

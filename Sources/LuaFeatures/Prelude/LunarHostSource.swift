@@ -99,6 +99,25 @@ local function copyOf(t, depth)
   return copy
 end
 
+-- A new table entering the state: marks it and its new sub-tables as state, and replaces the
+-- proxies inside it (a filtered list of rows, `{ state.todos[1] }`) by copies of their tables.
+local function adopt(t, depth)
+  inState[t] = true
+  if depth > 200 then return end
+  for k, v in next, t do
+    if type(v) == "table" then
+      local real = rawget(v, REAL)
+      if real ~= nil and getmetatable(v) == "lunar.state" then
+        local copy = copyOf(real, 0)
+        markInState(copy, 0)
+        t[k] = copy
+      elseif not inState[v] and isStateTable(v) then
+        adopt(v, depth + 1)
+      end
+    end
+  end
+end
+
 -- What to store when `value` is assigned into `target`: plain values as they are; tables
 -- unwrapped from their proxies and copied when they are already part of the state elsewhere.
 local function stored(value, target)
@@ -117,8 +136,10 @@ local function stored(value, target)
       return real
     end
     real = copyOf(real, 0)
+    markInState(real, 0)
+    return real
   end
-  markInState(real, 0)
+  adopt(real, 0)
   return real
 end
 

@@ -21,6 +21,7 @@ enum ExampleClients {
     var dependencies = LuaDependencies.builtIn
     NumberFactClient.register(in: &dependencies, mode: mode, root: root)
     WordsClient.register(in: &dependencies, root: root)
+    StorageClient.register(in: &dependencies, root: root)
     DogsClient.register(in: &dependencies, mode: mode, root: root)
     return dependencies
   }

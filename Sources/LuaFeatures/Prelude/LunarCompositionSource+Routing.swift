@@ -1,0 +1,172 @@
+extension LunarCompositionSource {
+  /// Running a body's children: finding an element by id, routing a wrapped action to its child,
+  /// wrapping the child's effect, and applying dismissals.
+  static let routing = #"""
+---------------------------------------------------------------------------------------------------
+-- Running a body
+
+local indexes = setmetatable({}, { __mode = "k" })    -- array -> { [id] = index }
+
+-- The index of the element whose `id` is `id`: cached per array, checked, rebuilt when stale.
+local function indexOf(items, id)
+  local cache = indexes[items]
+  if cache ~= nil then
+    local index = cache[id]
+    if index ~= nil then
+      local element = items[index]
+      if type(element) == "table" and rawget(element, "id") == id then return index end
+    end
+  end
+  cache = {}
+  local found = nil
+  for index = 1, #items do
+    local element = items[index]
+    local other = type(element) == "table" and rawget(element, "id") or nil
+    if other ~= nil and other == other then
+      if cache[other] == nil then cache[other] = index end
+      if found == nil and other == id then found = index end
+    end
+  end
+  indexes[items] = cache
+  return found
+end
+
+local depth = 0                   -- how deep in composed features the call in progress is
+
+local function fail(name, message)
+  -- NB: the host names the root feature; a child's name is added only for a child.
+  error(depth > 1 and (message .. " (in " .. name .. ")") or message, 0)
+end
+
+local function showID(id)
+  return type(id) == "number" and tostring(id) or describe(id)
+end
+
+local function childAction(name, e, action)
+  local child = action.action
+  if type(child) ~= "table" or type(rawget(child, "type")) ~= "string" then
+    local id = (e.kind == "forEach" or e.kind == "stack") and ", id = …" or ""
+    fail(name, "an action for lunar." .. e.kind .. "(" .. describe(e.key) .. ") carries its child's action, as in " ..
+      "{ type = " .. describe(e.key) .. id .. ", action = { type = … } }; got action = " .. describe(child))
+  end
+  return child
+end
+
+local function childEffect(result, child, key, id, identity, mode)
+  if result == nil then return nil end
+  local description = descriptionOf(result)
+  if description == nil then
+    fail(child.name, "reduce (" .. child.origin .. ") returned " .. describe(result) ..
+      "; return an effect from lunar.fx (or nothing)")
+  end
+  if description.kind == "none" then return nil end
+  return effect { kind = "child", key = key, id = id, identity = identity, mode = mode, effect = result }
+end
+
+local function elementOf(name, e, state, action)
+  local id = action.id
+  if id == nil then
+    fail(name, "an action for lunar." .. e.kind .. "(" .. describe(e.key) .. ") names its element: " ..
+      "{ type = " .. describe(e.key) .. ", id = …, action = {…} }")
+  end
+  local real = rawget(state, REAL)
+  local items = real and rawget(real, e.key) or state[e.key]
+  if type(items) ~= "table" then
+    fail(name, "state." .. e.key .. " is " .. describe(items) .. ", but lunar." .. e.kind .. " needs an array there")
+  end
+  items = rawget(items, REAL) or items
+  -- NB: the cache's answer checked inline; indexOf rebuilds it when stale.
+  local cache = indexes[items]
+  local index = cache and cache[id]
+  local element = index and items[index]
+  if type(element) ~= "table" or rawget(element, "id") ~= id then index = indexOf(items, id) end
+  if index == nil then
+    fail(name, "no element with id " .. showID(id) .. " in state." .. e.key ..
+      " (it was removed, or the action names the wrong id)")
+  end
+  if real == nil then return id, items[index] end
+  -- NB: the element's proxy is made directly (no proxy for the array on the way): this is the
+  --     path of every row action. Its path runs from the root, as the journal needs.
+  local base = rawget(state, PATH)
+  local path
+  if base == nil then
+    -- NB: paths are never changed once made, so the root's element paths are made once.
+    local paths = e.paths
+    path = paths[index]
+    if path == nil then
+      path = { e.key, index }
+      paths[index] = path
+    end
+  else
+    local n = #base
+    path = {}
+    for i = 1, n do path[i] = base[i] end
+    path[n + 1], path[n + 2] = e.key, index
+  end
+  return id, childProxy(items[index], path, items)
+end
+
+-- Runs the child of `e` for `action`; returns its (wrapped) effect and the dismissals so far.
+local function route(name, e, state, real, action, deps, dismissals)
+  local kind, key = e.kind, e.key
+  if kind == "scope" then
+    local sub = state[key]
+    if type(sub) ~= "table" then
+      fail(name, "state." .. key .. " is " .. describe(sub) .. ", but lunar.scope(" .. describe(key) .. ") needs a table there")
+    end
+    return childEffect(e.child.reduce(sub, childAction(name, e, action), deps), e.child, key, nil, nil, "scope"), dismissals
+  elseif kind == "forEach" then
+    local sub = childAction(name, e, action)
+    local id, element = elementOf(name, e, state, action)
+    return childEffect(e.child.reduce(element, sub, deps), e.child, key, id, id, "forEach"), dismissals
+  elseif kind == "ifLet" then
+    local sub = childAction(name, e, action)
+    local presented = rawget(real, key)
+    if presented == nil then
+      fail(name, "an action for lunar.ifLet(" .. describe(key) .. ") arrived while nothing is presented " ..
+        "(state." .. key .. " is nil: dismissed twice, or sent after the parent removed it)")
+    end
+    if sub.type == "dismiss" then
+      dismissals = dismissals or {}
+      dismissals[#dismissals + 1] = e
+      dismissals[#dismissals + 1] = false
+      return nil, dismissals
+    end
+    local identity = type(presented) == "table" and rawget(presented, "id") or nil
+    return childEffect(e.child.reduce(state[key], sub, deps), e.child, key, nil, identity, "ifLet"), dismissals
+  else -- stack
+    local sub = childAction(name, e, action)
+    local id, element = elementOf(name, e, state, action)
+    if sub.type == "dismiss" then
+      dismissals = dismissals or {}
+      dismissals[#dismissals + 1] = e
+      dismissals[#dismissals + 1] = id
+      return nil, dismissals
+    end
+    local screen = element.screen
+    local destination = e.destinations[screen]
+    if destination == nil then
+      fail(name, "the entry " .. showID(id) .. " of state." .. key .. " goes to " .. describe(screen) ..
+        ", which is not a destination (destinations: " .. e.names .. ")")
+    end
+    return childEffect(destination.reduce(element.state, sub, deps), destination, key, id, id, "stack"), dismissals
+  end
+end
+
+-- Removes dismissed children, after the body ran (the parent could still read them).
+local function applyDismissals(dismissals, state, real)
+  for i = 1, #dismissals, 2 do
+    local e, id = dismissals[i], dismissals[i + 1]
+    if e.kind == "ifLet" then
+      if rawget(real, e.key) ~= nil then state[e.key] = nil end
+    else
+      local items = state[e.key]
+      local index = type(items) == "table" and indexOf(rawget(items, REAL) or items, id) or nil
+      if index ~= nil then
+        for j = #items, index, -1 do items[j] = nil end
+      end
+    end
+  end
+end
+"""#
+}

@@ -79,6 +79,9 @@ func luaEquals(_ lhs: LuaValue, _ rhs: LuaValue) -> Bool {
   switch (lhs, rhs) {
   case let (.integer(a), .number(b)), let (.number(b), .integer(a)):
     return Double(exactly: a) == b
+  case let (.array(elements), .table(fields)), let (.table(fields), .array(elements)):
+    // NB: both are Lua's `{}` when empty.
+    return elements.isEmpty && fields.isEmpty
   case let (.array(a), .array(b)):
     return a.count == b.count && zip(a, b).allSatisfy { luaEquals($0, $1) }
   case let (.table(a), .table(b)):

@@ -15,7 +15,7 @@ struct Run: AsyncParsableCommand {
         add title=milk count=2             a type and fields
         { type = "add", title = "milk" }   a Lua table literal
       and see the action, the state's diff, effects starting and finishing, and errors with \
-      file:line. :help lists the commands (:state, :history, :deps, :quit …).
+      file:line. :help lists the commands (:state, :history, :deps, :wait, :quit …).
 
       With --json, or when standard input is not a terminal, each input line is an action and \
       every event is one JSON object per line on standard output:
@@ -88,6 +88,13 @@ struct Run: AsyncParsableCommand {
     if watch { session.startWatching() }
     if !scripted { prompt() }
     for await line in StandardInput.lines() {
+      // NB: `:wait` lets a script wait for running effects (a load) before its next action.
+      if line.trimmingCharacters(in: .whitespaces) == ":wait" {
+        let stillRunning = await session.settle(timeout: .seconds(timeout))
+        if stillRunning > 0 { output.note("\(stillRunning) effect(s) still running after \(timeout)s") }
+        if !scripted { prompt() }
+        continue
+      }
       guard session.handle(line) else { break }
       if !scripted {
         // NB: Give effects a moment so that what they do shows before the next prompt.

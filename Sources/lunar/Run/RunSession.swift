@@ -175,5 +175,6 @@ final class RunSession {
       :state     the whole state          :view      the feature's view
       :history   the actions sent         :deps      the dependencies it can use
       :help      this text                :quit      leave (or ctrl-D)
+      :wait      wait for running effects (at most --timeout seconds), then go on
     """
 }

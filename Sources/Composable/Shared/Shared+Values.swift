@@ -21,3 +21,16 @@ extension Shared where Value: Sendable {
     }
   }
 }
+
+extension Shared where Value: Sendable {
+  /// Calls `onChange` with the new value after every change, synchronously on the writer's thread
+  /// and under the value's lock; returns a function that stops observing. For hosts (the Lua
+  /// features) that must know a value changed without an async sequence.
+  ///
+  /// > Important: `onChange` must not change the value or call into a store.
+  package func observeSynchronously(_ onChange: @escaping @Sendable (Value) -> Void) -> @Sendable () -> Void {
+    let box = self.box
+    let token = box.observe(keyPath, onChange)
+    return { box.stopObserving(token) }
+  }
+}

@@ -23,6 +23,8 @@ public final class LuaFeature {
   public let loadedFiles: [URL]
   /// `file:line` of its `reduce` function.
   public let origin: String
+  /// The fields of its state bound to shared keys (`shared = { field = lunar.shared(…) }`).
+  let sharedFields: [LuaSharedField]
 
   let host: LuaFeatureHost
   let sandbox: LuaSandbox
@@ -43,10 +45,27 @@ public final class LuaFeature {
     self.migrate = try table.get("migrate", as: LuaFunction?.self)
     self.origin = try table.get("origin", as: String.self)
     self.loadedFiles = sandbox.loadedFiles
+    self.sharedFields = try LuaSharedField.parse(try table.get("sharedFields"), feature: name)
+    if !sharedFields.isEmpty { try host.shared.declare(sharedFields, feature: name) }
   }
 
-  /// The initial state, ready for a store.
-  public var initialState: LuaState { LuaState(initialValue) }
+  /// The initial state, ready for a store: `initial`, with each shared field holding the current
+  /// shared value.
+  public var initialState: LuaState { LuaState(withSharedValues(initialValue)) }
+
+  /// `state` with each shared field holding the current shared value.
+  ///
+  /// - Parameter seeding: Write the shared fields `state` has into the shared values first (a test
+  ///   store created with an explicit initial state).
+  func withSharedValues(_ state: LuaValue, seeding: Bool = false) -> LuaValue {
+    guard !sharedFields.isEmpty, case var .table(fields) = state else { return state }
+    for field in sharedFields {
+      let slot = host.shared.slot(for: field)
+      if seeding, let given = fields[field.field], !given.isNil, given != slot.value { _ = slot.write(given) }
+      fields[field.field] = slot.value
+    }
+    return .table(fields)
+  }
 
   /// A reducer running this feature. Each call makes a new instance, with its own resident state
   /// and dependencies: give each store its own.

@@ -16,6 +16,9 @@ final class LuaFeatureInstance {
   var threads: [ObjectIdentifier: LuaThread] = [:]
   /// A hot reload's work left for the next action (see `Reload/`).
   var pendingReload: PendingReload?
+  /// The shared values behind the feature's shared fields, and the versions last seen (see
+  /// `Shared/`); `nil` until the first action of a feature with shared fields.
+  var sharedBindings: SharedBindings?
 
   var host: LuaFeatureHost { feature.host }
   var vm: LuaVM { feature.host.vm }
@@ -32,6 +35,8 @@ final class LuaFeatureInstance {
   func reduce(into state: inout LuaState, action: LuaValue) -> Effect<LuaValue> {
     let prelude = host.prelude
     do {
+      let hasShared = !feature.sharedFields.isEmpty
+      if hasShared { try pullShared(into: &state) }
       let resident = try residentTable(for: state)
       let results = try vm.call(try boundReduce(), on: resident, with: action)
       do {
@@ -48,6 +53,7 @@ final class LuaFeatureInstance {
         for (patch, reread) in patches { state.storage.apply(patch, reread: reread) }
         version &+= 1
         state.residency = LuaState.Residency(instance: ObjectIdentifier(self), version: version)
+        if hasShared, !patches.isEmpty { pushShared(patches.lazy.map(\.0), state: state) }
         return effect
       } catch {
         _ = try? vm.call(prelude.rollback)
@@ -70,14 +76,19 @@ final class LuaFeatureInstance {
   /// The resident table mirroring `state`, pushing `state` into the VM when it is not the one the
   /// last action produced (a new store, or state set from Swift).
   private func residentTable(for state: LuaState) throws(LuaError) -> LuaTable {
-    if let resident, state.residency == LuaState.Residency(instance: ObjectIdentifier(self), version: version) {
-      return resident
-    }
+    if let resident = residentIfCurrent(for: state) { return resident }
     guard let table = try vm.reference(state.storage).table else {
       throw LuaError(kind: .conversion, message: "the state of \(feature.name) must be a table, got \(state.storage.typeName)")
     }
     resident = table
     return table
+  }
+
+  /// The resident table, when `state` is the one the last action produced.
+  func residentIfCurrent(for state: LuaState) -> LuaTable? {
+    guard let resident, state.residency == LuaState.Residency(instance: ObjectIdentifier(self), version: version)
+    else { return nil }
+    return resident
   }
 
   /// The feature's `reduce` with its `deps` bound, made once per instance.

@@ -34,6 +34,8 @@ public final class LuaFeatureHost {
   }
   /// The seed of `math.random` for features loaded from now on.
   public var randomSeed: UInt64
+  /// The values features declare with `lunar.shared`, seen by every store of this host.
+  public let shared = LuaSharedValues()
 
   let prelude: Prelude
 

@@ -194,6 +194,7 @@ setmetatable(fx, {
 ---------------------------------------------------------------------------------------------------
 -- Features
 
+local withShared
 local Feature = {}
 Feature.__index = Feature
 Feature.__name = "lunar.feature"
@@ -201,6 +202,72 @@ Feature.__metatable = "lunar.feature"
 local features = setmetatable({}, { __mode = "k" })
 -- NB: filled in by the host's composition chunk (loaded after this one, before any feature).
 local hooks = {}
+
+---------------------------------------------------------------------------------------------------
+-- Shared state: lunar.shared(key, { default = …, storage = "memory" | "file" }) declares a value
+-- the host keeps (Swift's Shared), placed in a feature's state by `shared = { field = … }`.
+
+local SharedDeclaration = { __name = "lunar.shared", __metatable = "lunar.shared" }
+local sharedDeclarations = setmetatable({}, { __mode = "k" })
+local STORAGES = { memory = true, file = true }
+
+local function copyValue(v, depth)
+  if type(v) ~= "table" then return v end
+  if depth > 200 then error("shared default nested too deeply (over 200 levels)", 0) end
+  local copy = {}
+  for k, e in next, v do copy[k] = copyValue(e, depth + 1) end
+  return copy
+end
+
+--- lunar.shared("settings", { default = { theme = "light" }, storage = "file" })
+function lunar.shared(key, options)
+  if type(key) ~= "string" or not key:match("^[%w_%.%-]+$") or key:sub(1, 1) == "." then
+    error("lunar.shared needs a key of letters, digits, `_`, `-` and `.` (like \"settings\"), got " .. describe(key), 2)
+  end
+  if options ~= nil and type(options) ~= "table" then
+    error("lunar.shared(" .. describe(key) .. ", options) expects { default = …, storage = \"memory\" | \"file\" }, got " ..
+      describe(options), 2)
+  end
+  options = options or {}
+  local storage = options.storage or "memory"
+  if not STORAGES[storage] then
+    error("lunar.shared(" .. describe(key) .. "): storage must be \"memory\" or \"file\", got " .. describe(storage), 2)
+  end
+  if options.default == nil then
+    error("lunar.shared(" .. describe(key) .. ") needs a `default` value", 2)
+  end
+  local t = type(options.default)
+  if t == "function" or t == "userdata" or t == "thread" then
+    error("lunar.shared(" .. describe(key) .. "): the default must be data, got " .. describe(options.default), 2)
+  end
+  local declaration = setmetatable({ key = key, storage = storage, default = copyValue(options.default, 0) }, SharedDeclaration)
+  sharedDeclarations[declaration] = true
+  return declaration
+end
+
+-- The feature's initial state with each shared field holding its default (the host replaces it
+-- with the current shared value).
+function withShared(name, initial, shared)
+  if type(shared) ~= "table" then
+    error("feature " .. name .. ": `shared` must be a table { field = lunar.shared(…) }, got " .. describe(shared), 3)
+  end
+  local state, fields = {}, {}
+  for k, v in pairs(initial) do state[k] = v end
+  for field, declaration in pairs(shared) do
+    if type(field) ~= "string" or not sharedDeclarations[declaration] then
+      error("feature " .. name .. ": `shared` maps field names to lunar.shared(…), got " .. describe(field) ..
+        " = " .. describe(declaration), 3)
+    end
+    if initial[field] ~= nil then
+      error("feature " .. name .. ": `" .. field .. "` is both in `initial` and in `shared`; " ..
+        "its default belongs in lunar.shared(…, { default = … })", 3)
+    end
+    state[field] = copyValue(declaration.default, 0)
+    fields[#fields + 1] = { field = field, key = declaration.key, storage = declaration.storage,
+      default = copyValue(declaration.default, 0) }
+  end
+  return state, fields
+end
 
 --- lunar.feature { name = …, initial = {…}, reduce = function(state, action, deps) … end }
 function lunar.feature(definition)
@@ -230,6 +297,9 @@ function lunar.feature(definition)
   end
   local feature = {}
   for k, v in pairs(definition) do feature[k] = v end
+  if definition.shared ~= nil then
+    feature.initial, feature.sharedFields = withShared(name, definition.initial, definition.shared)
+  end
   if definition.body ~= nil then
     feature.reduce, feature.origin = hooks.compose(feature, 2)
   else

@@ -68,7 +68,8 @@ extension LuaTestSession {
     try requireMocks(in: mocks)
     let reducer = loaded.reducer(dependencyOverrides: mocks)
     let clock = TestClock()
-    let store = TestStore(initialState: LuaState(initial.isNil ? loaded.initialValue : initial)) {
+    let start = loaded.withSharedValues(initial.isNil ? loaded.initialValue : initial, seeding: !initial.isNil)
+    let store = TestStore(initialState: LuaState(start)) {
       reducer
     } withDependencies: {
       $0.continuousClock = clock

@@ -65,6 +65,8 @@ final class LuaTestSession {
   /// unasserted).
   func run(_ test: Test) async {
     collector.at(test.declaredAt)
+    // NB: each test starts with fresh shared values, persisted in memory only.
+    host.shared.reset(fileStorage: .inMemory())
     defer {
       collector.at(test.declaredAt)
       stores.removeAll()

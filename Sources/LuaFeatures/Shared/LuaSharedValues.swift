@@ -1,0 +1,184 @@
+import Composable
+import Dependencies
+import Foundation
+import LuaBridge
+
+/// Where a `lunar.shared` value is kept: `"memory"` (the host's ``SharedRegistry``) or `"file"`
+/// (a JSON file in the user's data folder).
+public enum LuaSharedStorage: String, Sendable {
+  /// In memory, for as long as the registry lives.
+  case memory
+  /// A JSON file, `<folder>/<key>.json` (see ``LuaSharedValues/folder``).
+  case file
+}
+
+/// One field of a feature's state bound to a shared key by `shared = { field = lunar.shared(…) }`.
+struct LuaSharedField: Sendable {
+  let field: LuaString
+  let key: String
+  let storage: LuaSharedStorage
+  let defaultValue: LuaValue
+
+  /// Reads the plain declarations the prelude leaves in a feature's `sharedFields`.
+  static func parse(_ value: LuaValue, feature: String) throws(LuaError) -> [LuaSharedField] {
+    guard case let .array(entries) = value else { return [] }
+    var fields: [LuaSharedField] = []
+    for entry in entries {
+      guard let field = entry[LuaString("field")].stringValue, let key = entry[LuaString("key")].stringValue,
+        let storage = entry[LuaString("storage")].stringValue.flatMap(LuaSharedStorage.init(rawValue:))
+      else {
+        throw LuaError(kind: .runtime, message: "feature \(feature): a malformed `shared` declaration")
+      }
+      fields.append(LuaSharedField(field: LuaString(field), key: key, storage: storage, defaultValue: entry[LuaString("default")]))
+    }
+    return fields.sorted { $0.field.description < $1.field.description }
+  }
+}
+
+/// The shared values of a host's Lua features: one `Shared<LuaValue>` per `lunar.shared` key, seen
+/// by every feature (every store) of the host that declares the key.
+///
+/// ```swift
+/// let host = try LuaFeatureHost()
+/// host.shared.reset(fileStorage: .inMemory())     // e.g. in a test: never touch the disk
+/// ```
+///
+/// The registry and file storage come from the `sharedRegistry` and `defaultFileStorage`
+/// dependencies when the host is created (fresh and in memory under a test).
+@MainActor
+public final class LuaSharedValues {
+  /// Where `"memory"` and `"file"` values live (their `Shared` boxes).
+  public private(set) var registry: SharedRegistry
+  /// Where `"file"` values are read and written.
+  public private(set) var fileStorage: FileStorage
+  /// The folder of `"file"` values: `$XDG_DATA_HOME/lunar/shared` (else
+  /// `~/.local/share/lunar/shared`); each key is `<key>.json` there.
+  public var folder: URL
+  /// Bumped by ``reset(registry:fileStorage:)``: instances re-resolve their values.
+  private(set) var generation = 0
+  private var declarations: [String: (field: LuaSharedField, feature: String)] = [:]
+  private var slots: [String: LuaSharedSlot] = [:]
+
+  init() {
+    @Dependency(\.sharedRegistry) var registry
+    @Dependency(\.defaultFileStorage) var fileStorage
+    self.registry = registry
+    self.fileStorage = fileStorage
+    self.folder = AppStorageKey<LuaValue>.defaultURL.deletingLastPathComponent().appendingPathComponent("shared")
+  }
+
+  /// Forgets every value: the next use loads them afresh from `fileStorage` (or the defaults).
+  /// Declarations are kept. `lunar test` does this before each test, with an in-memory storage.
+  public func reset(registry: SharedRegistry = SharedRegistry(), fileStorage: FileStorage) {
+    self.registry = registry
+    self.fileStorage = fileStorage
+    slots = [:]
+    generation += 1
+  }
+
+  /// The current value of a declared key, `nil` when no feature declared it.
+  public func value(forKey key: String) -> LuaValue? {
+    guard let declaration = declarations[key] else { return nil }
+    return slot(for: declaration.field).value
+  }
+
+  /// Records the declarations of `feature`; a key declared before with another storage or a
+  /// default of another shape is an error.
+  func declare(_ fields: [LuaSharedField], feature: String) throws(LuaError) {
+    for field in fields {
+      if let (earlier, declarer) = declarations[field.key] {
+        if earlier.storage != field.storage {
+          throw LuaError(
+            kind: .runtime,
+            message: """
+              feature \(feature): lunar.shared("\(field.key)") is declared with storage "\(field.storage.rawValue)", \
+              but \(declarer) declared it with storage "\(earlier.storage.rawValue)"
+              """)
+        }
+        let (shape, earlierShape) = (Self.shape(of: field.defaultValue), Self.shape(of: earlier.defaultValue))
+        if shape != earlierShape {
+          throw LuaError(
+            kind: .runtime,
+            message: """
+              feature \(feature): lunar.shared("\(field.key)") has a default of shape \(shape), \
+              but \(declarer) declared it with a default of shape \(earlierShape)
+              """)
+        }
+        continue
+      }
+      declarations[field.key] = (field, feature)
+    }
+  }
+
+  /// The value behind a declaration, made (and loaded) on first use.
+  func slot(for field: LuaSharedField) -> LuaSharedSlot {
+    if let slot = slots[field.key] { return slot }
+    let defaultValue = declarations[field.key]?.field.defaultValue ?? field.defaultValue
+    let url = folder.appendingPathComponent("\(field.key).json")
+    let shared = withDependencies {
+      $0.sharedRegistry = registry
+      $0.defaultFileStorage = fileStorage
+      // NB: Lua state is asserted as state (a plain field of LuaState), never as a Shared box.
+      $0.sharedChangeTracker = nil
+    } operation: {
+      switch field.storage {
+      case .memory: Shared(wrappedValue: defaultValue, InMemoryKey<LuaValue>.inMemory("lunar.shared:\(field.key)"))
+      case .file: Shared(wrappedValue: defaultValue, FileStorageKey<LuaValue>.fileStorage(url))
+      }
+    }
+    let slot = LuaSharedSlot(shared)
+    slots[field.key] = slot
+    return slot
+  }
+
+  /// A value's shape: its type, and for a table its keys and their shapes (an array's elements
+  /// are not compared: any number of anything).
+  static func shape(of value: LuaValue) -> String {
+    switch value {
+    case .integer, .number: return "number"
+    case .string: return "string"
+    case .boolean: return "boolean"
+    case .nil: return "nil"
+    case .array: return "array"
+    case let .table(fields):
+      if fields.isEmpty { return "array" }
+      let entries = fields.map { "\($0.key.description): \(shape(of: $0.value))" }.sorted()
+      return "{ " + entries.joined(separator: ", ") + " }"
+    }
+  }
+}
+
+/// One shared value and a count of its changes, which instances compare with the count they last
+/// saw to know when to refresh their state.
+final class LuaSharedSlot: @unchecked Sendable {
+  let shared: Shared<LuaValue>
+  private let lock = NSLock()
+  private var changes = 0
+  private var stopObserving: (@Sendable () -> Void)?
+
+  init(_ shared: Shared<LuaValue>) {
+    self.shared = shared
+    // NB: observes every writer (other instances, Swift code with the same key, effects).
+    stopObserving = shared.observeSynchronously { [weak self] _ in self?.bump() }
+  }
+
+  deinit { stopObserving?() }
+
+  private func bump() { lock.withLock { changes += 1 } }
+
+  /// How many times the value changed since this slot was made.
+  var version: Int { lock.withLock { changes } }
+
+  /// The current value.
+  var value: LuaValue { shared.value }
+
+  /// Replaces the value (persisting it); returns the version that includes this change.
+  func write(_ value: LuaValue) -> Int {
+    withDependencies {
+      $0.sharedChangeTracker = nil
+    } operation: {
+      shared.withLock { $0 = value }
+    }
+    return version
+  }
+}

@@ -1,4 +1,4 @@
--- The list as text: a header with the filter, the rows it shows, the sheet, and the save status.
+-- The list as text: a header with the filter, the rows it shows, and the sheet.
 local visible = require "visible"
 
 return function(state)
@@ -12,11 +12,6 @@ return function(state)
   end
   if state.editing then
     lines[#lines + 1] = string.format("  ✎ editing %d: %s▏", state.editing.id, state.editing.title)
-  end
-  if state.saving then
-    lines[#lines + 1] = "  saving…"
-  elseif state.saveError then
-    lines[#lines + 1] = "  ⚠ " .. state.saveError
   end
   return table.concat(lines, "\n")
 end

@@ -134,8 +134,11 @@ struct LuaSharedTests {
       try harness.load(Self.counter("C", defaultValue: "{ n = 0 }"), chunkName: "c.lua")
     }
     #expect(shapeError?.message.contains("has a default of shape { n: number }, but A declared it with a default of shape number") == true)
-    // The same declaration again is fine.
+    // The same declaration again is fine; and a feature may change its own (a hot reload).
     _ = try harness.load(Self.counter("D"), chunkName: "d.lua")
+    let other = try FeatureHarness()
+    _ = try other.load(Self.counter("A"), chunkName: "a.lua")
+    _ = try other.load(Self.counter("A", storage: "file"), chunkName: "a.lua")
   }
 
   @Test func malformedDeclarationsAreLoadErrors() throws {

@@ -82,11 +82,12 @@ public final class LuaSharedValues {
     return slot(for: declaration.field).value
   }
 
-  /// Records the declarations of `feature`; a key declared before with another storage or a
-  /// default of another shape is an error.
+  /// Records the declarations of `feature`; a key another feature declared with another storage or
+  /// a default of another shape is an error.
   func declare(_ fields: [LuaSharedField], feature: String) throws(LuaError) {
     for field in fields {
-      if let (earlier, declarer) = declarations[field.key] {
+      // NB: a feature may change its own declaration (a hot reload): the stored value is kept.
+      if let (earlier, declarer) = declarations[field.key], declarer != feature {
         if earlier.storage != field.storage {
           throw LuaError(
             kind: .runtime,

@@ -189,4 +189,11 @@ struct LuaSharedTests {
       #expect(result.passed, "\(result.name): \(result.failures)")
     }
   }
+
+  @Test func anUnassertedSharedChangeFailsALuaTest() async throws {
+    let results = await LuaTestRunner().run(file: Self.folder.appendingPathComponent("unasserted_test.lua"))
+    let result = try #require(results.first)
+    #expect(!result.passed)
+    #expect(result.failures.contains { $0.message.contains("settings") })
+  }
 }

@@ -1,12 +1,38 @@
 -- Todos: rows (lunar.forEach), a filter, an edit sheet (lunar.ifLet), and a list that persists
 -- itself: `todos` is shared state (lunar.shared, storage = "file"), saved as JSON in the user's data
--- folder after every change and loaded when the app starts.
+-- folder after every change and loaded when the app starts. A backup also goes to the `storage`
+-- client once the changes pause for a second (a debounce), cancelling a backup still in flight
+-- when a newer one starts.
 local lunar = require "lunar"
 local Todo = require "todo"
 local Edit = require "edit"
 local view = require "view"
+local fx = lunar.fx
 
 local FILTERS = { all = true, active = true, done = true }
+local PAUSE = 1                          -- seconds without changes before a backup
+local WAIT = "backup.debounce"           -- the wait before a backup
+local BACKUP = "backup.request"          -- the backup in flight
+
+-- The rows as plain values: effects run later and must never keep `state`.
+local function rowsOf(todos)
+  local rows = {}
+  for i, todo in ipairs(todos) do rows[i] = { id = todo.id, title = todo.title, done = todo.done } end
+  return rows
+end
+
+local function scheduleBackup()
+  return fx.debounce(WAIT, PAUSE, { type = "backup" })
+end
+
+local function backup(rows, deps)
+  return fx.run(function(send)
+    deps.storage.save(rows)
+    send { type = "backedUp" }
+  end, {
+    catch = function(err, send) send { type = "backupFailed", message = tostring(err) } end,
+  }):cancellable(BACKUP, { cancelInFlight = true })
+end
 
 local function indexOf(todos, id)
   for i, todo in ipairs(todos) do
@@ -24,18 +50,23 @@ local function nextId(todos)
 end
 
 -- The list's own reducer. Row and sheet actions reach it after the child ran.
-local function reduce(state, action)
+local function reduce(state, action, deps)
   local t = action.type
-  if t == "add" then
+  if t == "todos" then
+    return scheduleBackup()                      -- a row changed (toggled)
+
+  elseif t == "add" then
     local title = action.title or ""
     if title == "" then return end
     state.todos[#state.todos + 1] = { id = nextId(state.todos), title = title, done = false }
+    return scheduleBackup()
 
   elseif t == "delete" then
     local i = indexOf(state.todos, action.id)
     if i == nil then return end
     table.remove(state.todos, i)                 -- its effects are cancelled
     if state.editing and state.editing.id == action.id then state.editing = nil end
+    return scheduleBackup()
 
   elseif t == "clearCompleted" then
     local kept = {}
@@ -43,6 +74,19 @@ local function reduce(state, action)
       if not todo.done then kept[#kept + 1] = todo end
     end
     state.todos = kept
+    return scheduleBackup()
+
+  elseif t == "backup" then
+    state.backingUp = true
+    state.backupError = nil
+    return backup(rowsOf(state.todos), deps)
+
+  elseif t == "backedUp" then
+    state.backingUp = false
+
+  elseif t == "backupFailed" then
+    state.backingUp = false
+    state.backupError = action.message
 
   elseif t == "filter" then
     if FILTERS[action.filter] then state.filter = action.filter end
@@ -58,12 +102,13 @@ local function reduce(state, action)
     state.editing = nil
     if i == nil or title == "" or title == state.todos[i].title then return end
     state.todos[i].title = title
+    return scheduleBackup()
   end
 end
 
 return lunar.feature {
   name = "Todos",
-  initial = { filter = "all" },
+  initial = { filter = "all", backingUp = false },
   shared = {
     todos = lunar.shared("todos", { default = {}, storage = "file" }),
   },

@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+
+/// A host killed in the middle of saving shared state leaves the last good value on disk, never a
+/// torn file (issue 9: writes go to a temporary file that is renamed over the old one).
+struct SharedCrashTests {
+  @Test func aHostKilledWhileSavingLeavesTheLastGoodValue() async throws {
+    let data = try makeTemporaryFolder()
+    defer { removeTemporaryFolder(data) }
+    let binary = try await Lunar.binary()
+    let feature = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("Fixtures/crash/feature.lua")
+    let file = data.appendingPathComponent("lunar/shared/crash-tally.json")
+
+    for round in 0..<3 {
+      let process = Process()
+      process.executableURL = binary
+      process.arguments = ["run", feature.path, "--json"]
+      var environment = ProcessInfo.processInfo.environment
+      environment["XDG_DATA_HOME"] = data.path
+      process.environment = environment
+      let input = Pipe()
+      process.standardInput = input
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      // NB: feed actions without pause, then kill the host while it is writing.
+      let writer = Task.detached {
+        let line = Data("bump\n".utf8)
+        for _ in 0..<20_000 { try? input.fileHandleForWriting.write(contentsOf: line) }
+      }
+      try await Task.sleep(for: .milliseconds(300 + 100 * round))
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      writer.cancel()
+      try? input.fileHandleForWriting.close()
+
+      let contents = try Data(contentsOf: file)
+      let value = try JSONSerialization.jsonObject(with: contents) as? [String: Any]
+      let n = try #require(value?["n"] as? Int, "round \(round): \(String(decoding: contents.prefix(200), as: UTF8.self))")
+      #expect(n > 0)
+      #expect((value?["padding"] as? String)?.count == 4096 + n % 97, "the document is whole")
+    }
+  }
+}

@@ -24,16 +24,24 @@ struct SharedCrashTests {
       process.standardOutput = FileHandle.nullDevice
       process.standardError = FileHandle.nullDevice
       try process.run()
-      // NB: feed actions without pause, then kill the host while it is writing.
-      let writer = Task.detached {
+      // NB: only the child reads: with our read end closed, writes after the kill fail (EPIPE,
+      //     SIGPIPE ignored) instead of blocking forever on a full pipe.
+      try input.fileHandleForReading.close()
+      signal(SIGPIPE, SIG_IGN)
+      // NB: a thread of its own: a blocking write must never hold a cooperative thread.
+      let handle = input.fileHandleForWriting
+      let writer = Thread {
         let line = Data("bump\n".utf8)
-        for _ in 0..<20_000 { try? input.fileHandleForWriting.write(contentsOf: line) }
+        for _ in 0..<20_000 {
+          do { try handle.write(contentsOf: line) } catch { return }
+        }
       }
+      writer.start()
       try await Task.sleep(for: .milliseconds(300 + 100 * round))
       kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
-      writer.cancel()
-      try? input.fileHandleForWriting.close()
+      while writer.isExecuting { try await Task.sleep(for: .milliseconds(10)) }
+      try? handle.close()
 
       let contents = try Data(contentsOf: file)
       let value = try JSONSerialization.jsonObject(with: contents) as? [String: Any]

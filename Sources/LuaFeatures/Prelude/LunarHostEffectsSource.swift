@@ -1,0 +1,224 @@
+/// The second half of the `lunar_host.lua` chunk (see ``LunarHostSource``): effect serialisation,
+/// reducer calls, effect coroutines and the `deps` table.
+enum LunarHostEffectsSource {
+  static let source = #"""
+---------------------------------------------------------------------------------------------------
+-- Effect serialisation: a description becomes plain data; functions become numbered handles that
+-- Swift later turns into coroutines.
+
+local handles, nextHandle = {}, 0
+
+local function register(value)
+  nextHandle = nextHandle + 1
+  handles[nextHandle] = value
+  pendingHandles[#pendingHandles + 1] = nextHandle
+  return nextHandle
+end
+
+local serialize
+serialize = function(handle)
+  local e = descriptionOf(handle)
+  local kind = e.kind
+  if kind == "run" then
+    return { kind = "run", handle = register({ fn = e.fn, catch = e.catch, origin = e.origin }), origin = e.origin }
+  elseif kind == "merge" or kind == "concat" then
+    local list = {}
+    for i, member in ipairs(e.effects) do list[i] = serialize(member) end
+    return { kind = kind, effects = list }
+  elseif kind == "cancellable" then
+    return { kind = kind, id = e.id, cancelInFlight = e.cancelInFlight, effect = serialize(e.effect) }
+  elseif kind == "child" then
+    return { kind = kind, key = e.key, id = e.id, identity = e.identity, mode = e.mode, effect = serialize(e.effect) }
+  else
+    return e   -- none, send, cancel, debounce, throttle: already plain data
+  end
+end
+
+---------------------------------------------------------------------------------------------------
+-- Calling a reducer: host.reduce(reduceFn, realState, action, deps) -> effect, changes… — or
+-- nil, nil, message for a malformed return.
+-- If the host cannot use the results it calls host.rollback(); otherwise the next call commits.
+
+function host.reduce(reduce, state, action, deps)
+  -- NB: the previous call is committed here (the host calls `rollback` when it must not be);
+  --     the common cases are inlined, as this runs for every action.
+  if pendingCount > 0 or journalCount > 64 then commit() else journalCount = 0 end
+  generation = generation + 1
+  active = true
+  local result = reduce(rootProxyOf(state), action, deps)
+  if shuffledCount > 0 or proxyCount > 0 then endCall() else active = false end
+  if result == nil then
+    if journalCount == 0 then return nil, nil end
+    return nil, changeResults()
+  end
+  if not isEffect(result) then
+    -- NB: returned, not raised, so the host reports a malformed effect rather than a failing reducer.
+    return nil, nil, "reduce returned " .. describe(result) .. "; return an effect from lunar.fx (or nothing)"
+  end
+  if journalCount == 0 then
+    if descriptionOf(result).kind == "none" then return nil, nil end
+    return serialize(result), nil
+  end
+  if descriptionOf(result).kind == "none" then
+    return nil, changeResults()
+  end
+  return serialize(result), changeResults()
+end
+
+--- A reducer call with its feature's `reduce` and `deps` bound: `bound(state, action)`, what
+--- the host calls for every action (two arguments keep the host's call on its fast path).
+function host.bind(reduce, deps)
+  local run = host.reduce
+  -- NB: a composed feature (one with a `body`) keeps per-instance data (stack ids): it is made
+  --     current before each call. Plain features skip this.
+  local enter = host.enterInstance(reduce)
+  if enter ~= nil then
+    return function(state, action)
+      enter()
+      return run(reduce, state, action, deps)
+    end
+  end
+  return function(state, action)
+    return run(reduce, state, action, deps)
+  end
+end
+
+host.rollback = rollback
+host.commit = commit
+
+--- What the composition chunk needs of the journal: the proxies' keys to their table and path,
+--- nested proxies, the journal itself (entries of four: table, key, old value, path) and its length.
+host.internals = {
+  REAL = REAL,
+  PATH = PATH,
+  proxyOf = proxyOf,
+  -- NB: a proxy left out of the per-call cache (so the call ends without resetting it): for the
+  --     one child proxy composition makes per action. `real` is already part of the state.
+  childProxy = function(real, path, parent)
+    return setmetatable({ [REAL] = real, [PATH] = path, [GEN] = generation, [PARENT] = parent }, proxyMT)
+  end,
+  journal = journal,
+  journalLength = function() return journalCount end,
+}
+--- Set by the composition chunk: `enterInstance(reduce)` -> a function to call before each call of
+--- a composed reducer, or nil for a plain one.
+host.enterInstance = function() return nil end
+
+--- The plain value at `path` inside `state` (for the host to re-read a container).
+function host.valueAt(state, path)
+  local value = state
+  for i = 1, #path do
+    if type(value) ~= "table" then return nil end
+    value = value[path[i]]
+  end
+  return value
+end
+
+--- Takes the function behind a `run` handle (once).
+function host.takeHandle(handle)
+  local entry = handles[handle]
+  handles[handle] = nil
+  return entry
+end
+
+--- Drops handles of effects that were never started (cancelled before running).
+function host.dropHandle(handle)
+  handles[handle] = nil
+end
+
+---------------------------------------------------------------------------------------------------
+-- Effects at run time. An effect's function runs in a coroutine; `send` and asynchronous
+-- dependency calls yield to Swift with a tag.
+
+local SEND, CALL = "lunar.send", "lunar.call"
+local effectThreads = setmetatable({}, { __mode = "k" })
+host.SEND, host.CALL = SEND, CALL
+
+local function makeSend(origin)
+  return function(action)
+    checkAction(action, "send (in the effect started at " .. origin .. ")", 2)
+    local thread = crunning()
+    if not effectThreads[thread] then
+      error("send must be called from the effect's own function (started at " .. origin ..
+        "), not from a nested coroutine or after the effect ended", 2)
+    end
+    cyield(SEND, action)
+  end
+end
+
+--- The body of an effect's coroutine: runs `fn(send)`, routing errors to `catch` when given.
+function host.effectBody(entry)
+  local send = makeSend(entry.origin)
+  local fn, catch = entry.fn, entry.catch
+  return function()
+    effectThreads[crunning()] = true
+    if catch == nil then
+      fn(send)
+      return
+    end
+    local ok, err = pcall(fn, send)
+    if not ok then catch(err, send) end
+  end
+end
+
+--- Wraps an asynchronous dependency function: it yields the call to Swift, which resumes with
+--- (true, result) or (false, message).
+function host.asyncCall(name)
+  return function(...)
+    local thread, isMain = crunning()
+    if isMain or not effectThreads[thread] then
+      error("deps." .. name .. " is asynchronous: call it inside fx.run(function(send) … end), " ..
+        "not in the reducer", 2)
+    end
+    local results = tpack(cyield(CALL, name, ...))
+    if results[1] then
+      return tunpack(results, 2, results.n)
+    end
+    error(results[2], 2)
+  end
+end
+
+---------------------------------------------------------------------------------------------------
+-- Dependencies: `deps.numberFact.fetch(n)`. Synchronous ones are host functions; asynchronous ones
+-- yield to Swift. Lua overrides (tests) replace either kind with a plain Lua function.
+
+local function missingDependency(prefix, known)
+  return function(_, key)
+    local names = {}
+    for name in pairs(known) do names[#names + 1] = name end
+    table.sort(names)
+    error("deps" .. prefix .. " has no " .. describe(key) .. " (it has: " .. table.concat(names, ", ") .. ")", 2)
+  end
+end
+
+function host.makeDeps(syncFunctions, asyncNames, overrides)
+  local deps = {}
+  local function place(name, fn)
+    local parts = {}
+    for part in string.gmatch(name, "[^.]+") do parts[#parts + 1] = part end
+    local t = deps
+    for i = 1, #parts - 1 do
+      local sub = rawget(t, parts[i])
+      if sub == nil then sub = {}; rawset(t, parts[i], sub) end
+      t = sub
+    end
+    rawset(t, parts[#parts], fn)
+  end
+  for name, fn in pairs(syncFunctions) do place(name, fn) end
+  for _, name in ipairs(asyncNames) do place(name, host.asyncCall(name)) end
+  if overrides ~= nil then
+    for name, fn in pairs(overrides) do place(name, fn) end
+  end
+  local function guard(t, prefix)
+    for key, value in pairs(t) do
+      if type(value) == "table" then guard(value, prefix .. "." .. key) end
+    end
+    setmetatable(t, { __index = missingDependency(prefix, t) })
+  end
+  guard(deps, "")
+  return deps
+end
+
+return host
+"""#
+}

@@ -45,7 +45,9 @@ struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "ns/action for a feature, sending a scripted mix of actions.",
       discussion: """
-        The actions are lines as typed in `lunar run` (increment, add title=milk, { … }), read from         --actions (default: bench.txt next to the feature). The mix is sent over and over; effects         are started but not awaited, and dependencies are the offline ones.
+        The actions are lines as typed in `lunar run` (increment, add title=milk, { … }), read from \
+        --actions (default: bench.txt next to the feature). The mix is sent over and over; effects \
+        are started but not awaited, and dependencies are the offline ones.
         """
     )
 

@@ -12,6 +12,7 @@ struct SharedCrashTests {
       .appendingPathComponent("Fixtures/crash/feature.lua")
     let file = data.appendingPathComponent("lunar/shared/crash-tally.json")
 
+    var lastCount = 0
     for round in 0..<3 {
       let process = Process()
       process.executableURL = binary
@@ -37,7 +38,13 @@ struct SharedCrashTests {
         }
       }
       writer.start()
-      try await Task.sleep(for: .milliseconds(300 + 100 * round))
+      // NB: kill only once this round's saves are under way. A fixed delay was not enough: on a
+      //     loaded CI machine the host had not reached its first save after 300 ms.
+      let deadline = ContinuousClock.now + .seconds(30)
+      while savedCount(file) <= lastCount, ContinuousClock.now < deadline {
+        try await Task.sleep(for: .milliseconds(5))
+      }
+      try await Task.sleep(for: .milliseconds(20 + 40 * round))
       kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
       while writer.isExecuting { try await Task.sleep(for: .milliseconds(10)) }
@@ -46,8 +53,18 @@ struct SharedCrashTests {
       let contents = try Data(contentsOf: file)
       let value = try JSONSerialization.jsonObject(with: contents) as? [String: Any]
       let n = try #require(value?["n"] as? Int, "round \(round): \(String(decoding: contents.prefix(200), as: UTF8.self))")
-      #expect(n > 0)
+      #expect(n > lastCount, "round \(round) saved")
+      lastCount = n
       #expect((value?["padding"] as? String)?.count == 4096 + n % 97, "the document is whole")
     }
+  }
+
+  /// The count in the saved document, or 0 while there is none (reading races the renames, which
+  /// is the point: a reader sees the old document or the new one).
+  private func savedCount(_ file: URL) -> Int {
+    guard let contents = try? Data(contentsOf: file),
+      let value = try? JSONSerialization.jsonObject(with: contents) as? [String: Any]
+    else { return 0 }
+    return value["n"] as? Int ?? 0
   }
 }

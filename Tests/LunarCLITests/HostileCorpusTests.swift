@@ -172,7 +172,7 @@ import Testing
     let error = try #require(output.events.named("error").first, "\(output)")
     #expect(error.string("kind") == "reducer")
     #expect(error.string("message")?.contains("ran out of its instruction budget (an endless loop?)") == true, "\(output)")
-    #expect(error.string("traceback")?.contains("infinite_loop.lua:10: in local 'reduce'") == true, "\(output)")
+    #expect(error.string("traceback")?.contains("infinite_loop.lua:10: in function <infinite_loop.lua:7>") == true, "\(output)")
     #expect(error.string("file") == "infinite_loop.lua", "\(output)")
     #expect(error.int("line") == 10, "\(output)")
     #expect(output.events.named("state").map { $0.state?["count"] as? Int } == [0, 1], "\(output)")

@@ -14,7 +14,7 @@ import Testing
     #expect(error.string("file") == "feature.lua")
     #expect(error.int("line") == 13)
     #expect(error.actionType == "crash")
-    #expect(error.string("traceback")?.contains("feature.lua:13: in local 'reduce'") == true)
+    #expect(error.string("traceback")?.contains("feature.lua:13: in function <feature.lua:7>") == true)
   }
 
   @Test func theStateAfterAFailedActionIsTheStateBeforeIt() async throws {

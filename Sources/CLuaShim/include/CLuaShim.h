@@ -128,6 +128,13 @@ int lunar_newtable(lua_State *L);
    `context` (it calls `release` when the function is collected); on failure the caller still does. */
 int lunar_pushhostfunction(lua_State *L, void *context);
 
+/* ---- the reducer call's hot path (journal.c) ---- */
+
+/* Pushes a table of C functions for LuaFeatures' prelude: `rootMethods` (the root state proxy's
+   __index and __newindex) and `reducer` (the reducer call). Protected; leaves the table (or the
+   error). */
+int lunar_push_journal_library(lua_State *L);
+
 /* ---- errors ---- */
 
 /* Pushes the traceback (or false) recorded by the last failed lunar_call, and clears it. Cannot raise. */

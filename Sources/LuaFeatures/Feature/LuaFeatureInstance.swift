@@ -12,6 +12,8 @@ final class LuaFeatureInstance {
   var bound: LuaFunction?
   private var dependencies: LuaTable?
   private(set) var version: UInt64 = 0
+  /// The key of the last top-level field an action set, reused while actions set the same one.
+  private var lastKey: LuaString?
   /// The coroutines of running effects, closed when the instance goes away.
   var threads: [ObjectIdentifier: LuaThread] = [:]
   /// A hot reload's work left for the next action (see `Reload/`).
@@ -38,7 +40,29 @@ final class LuaFeatureInstance {
       let hasShared = !feature.sharedFields.isEmpty
       if hasShared { try pullShared(into: &state) }
       let resident = try residentTable(for: state)
-      let results = try vm.call(try boundReduce(), on: resident, with: action)
+      let outcome = try vm.call(try boundReduce(), on: resident, with: action) { results throws(LuaError) in
+        try Outcome(results, lastKey: lastKey)
+      }
+      // NB: the two commonest actions (nothing changed; one top-level field set to a scalar, no
+      //     effect) are settled here, without building the general change list.
+      switch outcome {
+      case .unchanged:
+        committed(&state)
+        return .none
+      case let .rootField(key, value):
+        if case var .table(fields) = state.storage, !fields.keys.contains(where: \.looksLikeIndex) {
+          lastKey = key
+          state.storage = .nil
+          fields[key] = value
+          state.storage = .table(fields)
+          committed(&state)
+          if hasShared { pushShared(CollectionOfOne(.setField(path: [], key: key, value: value)), state: state) }
+          return .none
+        }
+      case .general:
+        break
+      }
+      let results = outcome.results
       do {
         if results.count > 2, results[1].isNil, let message = results[2].stringValue {
           let origin = feature.origin.split(separator: ":")
@@ -51,8 +75,7 @@ final class LuaFeatureInstance {
         let patches = try plan(results, state: state, resident: resident)
         // NB: no commit call: the prelude commits this call when the next one starts.
         for (patch, reread) in patches { state.storage.apply(patch, reread: reread) }
-        version &+= 1
-        state.residency = LuaState.Residency(instance: ObjectIdentifier(self), version: version)
+        committed(&state)
         if hasShared, !patches.isEmpty { pushShared(patches.lazy.map(\.0), state: state) }
         return effect
       } catch {
@@ -71,6 +94,12 @@ final class LuaFeatureInstance {
       host.report(LuaFeatureError(kind: .reducer, feature: feature.name, message: "\(error)", action: action))
     }
     return .none
+  }
+
+  /// Marks `state` as the mirror of the resident table after a call that the host keeps.
+  private func committed(_ state: inout LuaState) {
+    version &+= 1
+    state.residency = LuaState.Residency(instance: ObjectIdentifier(self), version: version)
   }
 
   /// The resident table mirroring `state`, pushing `state` into the VM when it is not the one the
@@ -147,7 +176,7 @@ final class LuaFeatureInstance {
     // NB: the common action sets top-level fields only: patch them directly. (A removal can change
     //     the shape of a table that also has integer keys, so those take the general path.)
     if rootFieldsOnly, case let .table(fields) = state.storage,
-      !fields.keys.contains(where: { $0.bytes.first.map { (48...57).contains($0) } ?? false })
+      !fields.keys.contains(where: \.looksLikeIndex)
     {
       return changes.compactMap { change in
         guard case let .string(key) = change.key else { return nil }

@@ -120,7 +120,7 @@ final class Prelude {
     let moduleChunk = try vm.load(LunarModuleSource.source, chunkName: LunarModuleSource.chunkName)
     let base = try vm.call(moduleChunk, whereDefined, returning: LuaTable.self)
     let hostChunk = try vm.load(LunarHostSource.source, chunkName: LunarHostSource.chunkName)
-    let host = try vm.call(hostChunk, base, LuaValue.array([]), returning: LuaTable.self)
+    let host = try vm.call(hostChunk, base, LuaValue.array([]), try vm.journalLibrary(), returning: LuaTable.self)
     let compositionChunk = try vm.load(LunarCompositionSource.source, chunkName: LunarCompositionSource.chunkName)
     try vm.call(compositionChunk, base, host)
     let testChunk = try vm.load(LunarTestSource.source, chunkName: LunarTestSource.chunkName)

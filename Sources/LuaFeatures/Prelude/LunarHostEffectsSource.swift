@@ -11,7 +11,9 @@ local handles, nextHandle = {}, 0
 local function register(value)
   nextHandle = nextHandle + 1
   handles[nextHandle] = value
-  pendingHandles[#pendingHandles + 1] = nextHandle
+  local n = st[PENDING] + 1
+  pendingHandles[n] = nextHandle
+  st[PENDING] = n
   return nextHandle
 end
 
@@ -38,24 +40,20 @@ end
 -- Calling a reducer: host.reduce(reduceFn, realState, action, deps) -> effect, changes… — or
 -- nil, nil, message for a malformed return.
 -- If the host cannot use the results it calls host.rollback(); otherwise the next call commits.
-
-function host.reduce(reduce, state, action, deps)
-  -- NB: the previous call is committed here (the host calls `rollback` when it must not be);
-  --     the common cases are inlined, as this runs for every action.
-  if pendingCount > 0 or journalCount > 64 then commit() else journalCount = 0 end
-  generation = generation + 1
-  active = true
-  local result = reduce(rootProxyOf(state), action, deps)
-  if shuffledCount > 0 or proxyCount > 0 then endCall() else active = false end
+--
+-- The call itself is C (journal.c): it commits the previous call, makes the root proxy, calls
+-- the reducer, ends the call, and answers the two commonest outcomes (nothing changed; one write
+-- and no effect) itself. Everything else comes here, after the call has ended.
+local function finish(result)
   if result == nil then
-    if journalCount == 0 then return nil, nil end
+    if st[COUNT] == 0 then return nil, nil end
     return nil, changeResults()
   end
   if not isEffect(result) then
     -- NB: returned, not raised, so the host reports a malformed effect rather than a failing reducer.
     return nil, nil, "reduce returned " .. describe(result) .. "; return an effect from lunar.fx (or nothing)"
   end
-  if journalCount == 0 then
+  if st[COUNT] == 0 then
     if descriptionOf(result).kind == "none" then return nil, nil end
     return serialize(result), nil
   end
@@ -64,6 +62,8 @@ function host.reduce(reduce, state, action, deps)
   end
   return serialize(result), changeResults()
 end
+
+host.reduce = core.reducer(st, journal, rootMetatables, rootMetatableOf, commit, endCall, finish, REAL, GEN, ROOT)
 
 --- A reducer call with its feature's `reduce` and `deps` bound: `bound(state, action)`, what
 --- the host calls for every action (two arguments keep the host's call on its fast path).
@@ -95,10 +95,10 @@ host.internals = {
   -- NB: a proxy left out of the per-call cache (so the call ends without resetting it): for the
   --     one child proxy composition makes per action. `real` is already part of the state.
   childProxy = function(real, path, parent)
-    return setmetatable({ [REAL] = real, [PATH] = path, [GEN] = generation, [PARENT] = parent }, proxyMT)
+    return setmetatable({ [REAL] = real, [PATH] = path, [GEN] = st[GENERATION], [PARENT] = parent }, proxyMT)
   end,
   journal = journal,
-  journalLength = function() return journalCount end,
+  journalLength = function() return st[COUNT] end,
 }
 --- Set by the composition chunk: `enterInstance(reduce)` -> a function to call before each call of
 --- a composed reducer, or nil for a plain one.

@@ -10,7 +10,8 @@ enum LunarHostSource {
   static let state = #"""
 -- Host-only machinery for features: state proxies and the write journal, effect serialisation,
 -- effect coroutines and dependencies. Scripts never see this table.
-local base, emptyArray = ...     -- emptyArray: an empty array pushed by LuaBridge, for its marker
+local base, emptyArray, core = ...  -- emptyArray: an empty array pushed by LuaBridge, for its marker;
+                                      -- core: the C half of the hot path (CLuaShim's journal.c)
 local isEffect, checkAction, describe = base.isEffect, base.checkAction, base.describe
 local descriptionOf = base.descriptionOf
 
@@ -34,17 +35,18 @@ local host = { isFeature = base.isFeature }
 -- except for moves inside one table (`table.sort`, `table.remove`), checked after the call.
 
 local REAL, PATH, GEN, PARENT = {}, {}, {}, {}
-local generation = 0
-local active = false
+-- NB: the call's scalars live in one table of integer slots, shared with the C half (journal.c,
+--     same slot numbers): whether a call runs, its generation, the journal's length, the effect
+--     handles it registered, the tables it shuffled, the nested proxies it made.
+local ACTIVE, GENERATION, COUNT, PENDING, SHUFFLED, PROXIES = 1, 2, 3, 4, 5, 6
+local st = { false, 0, 0, 0, 0, 0 }
 local proxies = {}              -- real table -> nested proxy, for the current reducer call
-local proxyCount = 0
-local journal, journalCount = {}, 0
+local journal = {}
 local proxyMT = {}
 proxyMT.__name = "lunar.state"
 proxyMT.__metatable = "lunar.state"
 local inState = setmetatable({}, { __mode = "k" })       -- tables known to be part of a state
 local shuffled = {}                                      -- tables whose elements moved this call
-local shuffledCount = 0
 
 -- NB: LuaBridge marks the empty arrays it pushes with a metatable (so they read back as arrays);
 --     such a table is state like any plain one, and must be proxied too or its writes escape the
@@ -75,9 +77,9 @@ end
 local function proxyOf(real, path, parent)
   local proxy = proxies[real]
   if proxy == nil then
-    proxy = setmetatable({ [REAL] = real, [PATH] = path, [GEN] = generation, [PARENT] = parent }, proxyMT)
+    proxy = setmetatable({ [REAL] = real, [PATH] = path, [GEN] = st[GENERATION], [PARENT] = parent }, proxyMT)
     proxies[real] = proxy
-    proxyCount = proxyCount + 1
+    st[PROXIES] = st[PROXIES] + 1
     inState[real] = true
   end
   return proxy
@@ -135,7 +137,7 @@ local function stored(value, target)
       -- NB: a move inside one table (sorting, removing): duplicates are resolved after the call.
       if not shuffled[target] then
         shuffled[target] = true
-        shuffledCount = shuffledCount + 1
+        st[SHUFFLED] = st[SHUFFLED] + 1
       end
       return real
     end
@@ -148,12 +150,12 @@ local function stored(value, target)
 end
 
 local function record(real, key, path)
-  local n = journalCount
+  local n = st[COUNT]
   journal[n + 1] = real
   journal[n + 2] = key
   journal[n + 3] = real[key]
   journal[n + 4] = path
-  journalCount = n + 4
+  st[COUNT] = n + 4
 end
 
 local function pairsOf(real, path)
@@ -167,7 +169,7 @@ local function pairsOf(real, path)
 end
 
 proxyMT.__index = function(proxy, key)
-  if not active or rawget(proxy, GEN) ~= generation then stale(key) end
+  if not st[ACTIVE] or rawget(proxy, GEN) ~= st[GENERATION] then stale(key) end
   local real = rawget(proxy, REAL)
   local value = real[key]
   -- NB: scalars first, without a call: most reads in a child's reducer are fields.
@@ -179,7 +181,7 @@ proxyMT.__index = function(proxy, key)
 end
 
 proxyMT.__newindex = function(proxy, key, value)
-  if not active or rawget(proxy, GEN) ~= generation then stale(key) end
+  if not st[ACTIVE] or rawget(proxy, GEN) ~= st[GENERATION] then stale(key) end
   if key == nil or key ~= key then error("state keys cannot be nil or NaN", 2) end
   local real = rawget(proxy, REAL)
   if type(value) == "table" then value = stored(value, real) end
@@ -188,18 +190,18 @@ proxyMT.__newindex = function(proxy, key, value)
 end
 
 proxyMT.__len = function(proxy)
-  if not active or rawget(proxy, GEN) ~= generation then stale("#") end
+  if not st[ACTIVE] or rawget(proxy, GEN) ~= st[GENERATION] then stale("#") end
   return #rawget(proxy, REAL)
 end
 
 proxyMT.__pairs = function(proxy)
-  if not active or rawget(proxy, GEN) ~= generation then stale("pairs") end
+  if not st[ACTIVE] or rawget(proxy, GEN) ~= st[GENERATION] then stale("pairs") end
   return pairsOf(rawget(proxy, REAL), rawget(proxy, PATH)), proxy, nil
 end
 
 -- The root proxy's metatable is made once per resident state and kept; each call gets a fresh,
 -- tiny proxy (so a `state` kept from an earlier call is refused). The metamethods close over the
--- table, and the journal write is inlined: this is the hot path of every action.
+-- table.
 local ROOT = {}
 local rootMetatables = setmetatable({}, { __mode = "k" })   -- resident state table -> metatable
 
@@ -207,42 +209,25 @@ local function rootMetatableOf(real)
   local metatable = rootMetatables[real]
   if metatable ~= nil then return metatable end
   markInState(real, 0)
+  -- NB: reads and writes, the hot path of every action, are C closures (journal.c) doing what
+  --     the nested proxies' __index and __newindex do, with the root's path.
+  local index, newindex = core.rootMethods(real, st, GEN, arrayMarker, proxyOf, stale, journal, stored, ROOT)
   metatable = {
     __name = "lunar.state",
     __metatable = "lunar.state",
-    __index = function(proxy, key)
-      if not active or rawget(proxy, GEN) ~= generation then stale(key) end
-      local value = real[key]
-      if type(value) ~= "table" or not isStateTable(value) then return value end
-      return proxyOf(value, { key }, real)
-    end,
-    __newindex = function(proxy, key, value)
-      if not active or rawget(proxy, GEN) ~= generation then stale(key) end
-      if key == nil or key ~= key then error("state keys cannot be nil or NaN", 2) end
-      if type(value) == "table" then value = stored(value, real) end
-      local n = journalCount
-      journal[n + 1] = real
-      journal[n + 2] = key
-      journal[n + 3] = real[key]
-      journal[n + 4] = ROOT
-      journalCount = n + 4
-      real[key] = value
-    end,
+    __index = index,
+    __newindex = newindex,
     __len = function(proxy)
-      if not active or rawget(proxy, GEN) ~= generation then stale("#") end
+      if not st[ACTIVE] or rawget(proxy, GEN) ~= st[GENERATION] then stale("#") end
       return #real
     end,
     __pairs = function(proxy)
-      if not active or rawget(proxy, GEN) ~= generation then stale("pairs") end
+      if not st[ACTIVE] or rawget(proxy, GEN) ~= st[GENERATION] then stale("pairs") end
       return pairsOf(real, {}), proxy, nil
     end,
   }
   rootMetatables[real] = metatable
   return metatable
-end
-
-local function rootProxyOf(real)
-  return setmetatable({ [REAL] = real, [GEN] = generation }, rootMetatables[real] or rootMetatableOf(real))
 end
 
 -- After elements moved inside a table, one may now be there twice: keep the first, copy the rest.
@@ -255,12 +240,12 @@ local function resolveShuffles()
           local copy = copyOf(value, 0)
           markInState(copy, 0)
           -- NB: journaled like any write, so the snapshot gets the copy and a rollback undoes it.
-          local n = journalCount
+          local n = st[COUNT]
           journal[n + 1] = container
           journal[n + 2] = key
           journal[n + 3] = value
           journal[n + 4] = false      -- path unknown here: the host re-reads the whole state
-          journalCount = n + 4
+          st[COUNT] = n + 4
           container[key] = copy
         else
           seen[value] = true
@@ -269,44 +254,43 @@ local function resolveShuffles()
     end
   end
   shuffled = {}
-  shuffledCount = 0
+  st[SHUFFLED] = 0
 end
 
 local function endCall()
-  active = false
-  if shuffledCount > 0 then resolveShuffles() end
-  if proxyCount > 0 then
+  st[ACTIVE] = false
+  if st[SHUFFLED] > 0 then resolveShuffles() end
+  if st[PROXIES] > 0 then
     proxies = {}
-    proxyCount = 0
+    st[PROXIES] = 0
   end
 end
 
 local pendingHandles = {}       -- handles registered by the call in progress
-local pendingCount = 0
 
 local function clearJournal()
-  for i = 1, journalCount do journal[i] = nil end
-  journalCount = 0
+  for i = 1, st[COUNT] do journal[i] = nil end
+  st[COUNT] = 0
 end
 
 -- Undoes every write of the last call, newest first, and forgets the effects it described.
 local function rollback()
-  for i = journalCount - 3, 1, -4 do
+  for i = st[COUNT] - 3, 1, -4 do
     journal[i][journal[i + 1]] = journal[i + 2]
   end
   clearJournal()
-  active = false
+  st[ACTIVE] = false
   shuffled = {}
-  shuffledCount = 0
-  if proxyCount > 0 then
+  st[SHUFFLED] = 0
+  if st[PROXIES] > 0 then
     proxies = {}
-    proxyCount = 0
+    st[PROXIES] = 0
   end
-  for i = pendingCount, 1, -1 do
+  for i = st[PENDING], 1, -1 do
     host.dropHandle(pendingHandles[i])
     pendingHandles[i] = nil
   end
-  pendingCount = 0
+  st[PENDING] = 0
 end
 
 -- Keeps the writes of the last call. The next call commits implicitly: the host calls `rollback`
@@ -314,9 +298,9 @@ end
 local function commit()
   -- NB: stale entries are overwritten by the next writes; only a long journal is cleared, so that
   --     it does not keep large old values alive.
-  if journalCount > 64 then clearJournal() else journalCount = 0 end
-  for i = pendingCount, 1, -1 do pendingHandles[i] = nil end
-  pendingCount = 0
+  if st[COUNT] > 64 then clearJournal() else st[COUNT] = 0 end
+  for i = st[PENDING], 1, -1 do pendingHandles[i] = nil end
+  st[PENDING] = 0
 end
 
 -- The changes of the last call, flat, in a table reused between calls: path, key, isNil, value —
@@ -325,9 +309,9 @@ end
 local out, outCount = {}, 0
 
 local function changes()
-  if journalCount == 0 then return nil end
+  if st[COUNT] == 0 then return nil end
   local k = 0
-  for i = 1, journalCount, 4 do
+  for i = 1, st[COUNT], 4 do
     local real, key, path = journal[i], journal[i + 1], journal[i + 3]
     local value = real[key]
     if path == ROOT then path = 0 end
@@ -345,7 +329,7 @@ end
 -- The changes as results: their count followed by the flat entries (scalars read fast on the
 -- host side); a long list goes as the table itself.
 local function changeResults()
-  if journalCount == 4 then
+  if st[COUNT] == 4 then
     -- NB: one write, the most common action: no table at all.
     local real, key, path = journal[1], journal[2], journal[4]
     local value = real[key]

@@ -1,11 +1,12 @@
 #include <math.h>
+#include <string.h>
 #include "internal.h"
 
 /*
- * The hot path of a Lua feature's action, in C: the reducer call and the root state proxy's
- * metamethods. The Lua prelude (lunar_host.lua) owns the rest of the journal machinery — nested
- * proxies, value semantics, rollback, change lists — and shares its scalars with this file through
- * one table of integer slots (see the JOURNAL_* indexes below, mirrored in the prelude).
+ * The hot path of a Lua feature's action, in C: the reducer call and the state proxies' reads and
+ * writes. The Lua prelude (lunar_host.lua) owns the rest of the journal machinery — value
+ * semantics for tables, rollback, change lists, pairs — and calls back into it here only on the
+ * rare paths (a table read or assigned).
  *
  * Why C: every instruction of a reducer call runs under the count hook that enforces the
  * instruction budget, so Lua metamethods cost twice (their own work, and a hook trap per
@@ -13,137 +14,217 @@
  * call of lunar_call: raising (luaL_error, memory errors) is allowed, and never crosses Swift.
  */
 
-/* Slots of the shared scalar table (the prelude's `st`). */
-enum {
-  SLOT_ACTIVE = 1,     /* boolean: a reducer call is running */
-  SLOT_GENERATION = 2, /* integer: the current call's number (stale proxies carry an older one) */
-  SLOT_COUNT = 3,      /* integer: journal entries in use (4 per write) */
-  SLOT_PENDING = 4,    /* integer: effect handles registered by the current call */
-  SLOT_SHUFFLED = 5,   /* integer: tables whose elements moved during the call */
-  SLOT_PROXIES = 6     /* integer: nested proxies made during the call */
-};
+/* The call's scalars, shared with the prelude: a userdata that Lua indexes as `st[SLOT]`. */
+typedef struct journal_state {
+  int active;              /* a reducer call is running */
+  lua_Integer generation;  /* the current call's number (stale proxies carry an older one) */
+  lua_Integer count;       /* journal entries in use (4 per write: table, key, old value, path) */
+  lua_Integer pending;     /* effect handles registered by the current call */
+  lua_Integer shuffled;    /* tables whose elements moved during the call */
+  lua_Integer proxies;     /* nested proxies made during the call */
+} journal_state;
 
-static lua_Integer slot_integer(lua_State *L, int st, int slot) {
-  lua_rawgeti(L, st, slot);
-  lua_Integer v = lua_tointeger(L, -1);
-  lua_pop(L, 1);
-  return v;
+enum { SLOT_ACTIVE = 1, SLOT_GENERATION, SLOT_COUNT, SLOT_PENDING, SLOT_SHUFFLED, SLOT_PROXIES };
+
+static lua_Integer *slot(journal_state *j, lua_Integer n) {
+  switch (n) {
+    case SLOT_GENERATION: return &j->generation;
+    case SLOT_COUNT: return &j->count;
+    case SLOT_PENDING: return &j->pending;
+    case SLOT_SHUFFLED: return &j->shuffled;
+    case SLOT_PROXIES: return &j->proxies;
+    default: return NULL;
+  }
 }
 
-static void set_slot_integer(lua_State *L, int st, int slot, lua_Integer v) {
-  lua_pushinteger(L, v);
-  lua_rawseti(L, st, slot);
+static int state_index(lua_State *L) {
+  journal_state *j = (journal_state *)lua_touserdata(L, 1);
+  lua_Integer n = lua_tointeger(L, 2);
+  if (n == SLOT_ACTIVE) {
+    lua_pushboolean(L, j->active);
+    return 1;
+  }
+  lua_Integer *p = slot(j, n);
+  if (p == NULL) return luaL_error(L, "lunar: no journal slot %I", (LUAI_UACINT)n);
+  lua_pushinteger(L, *p);
+  return 1;
 }
 
-/* ---- the root proxy's metamethods ----
-   upvalues: 1 real table, 2 st, 3 GEN key, 4 array marker metatable, 5 proxyOf, 6 stale,
-             7 journal, 8 stored, 9 ROOT path marker */
+static int state_newindex(lua_State *L) {
+  journal_state *j = (journal_state *)lua_touserdata(L, 1);
+  lua_Integer n = lua_tointeger(L, 2);
+  if (n == SLOT_ACTIVE) {
+    j->active = lua_toboolean(L, 3);
+    return 0;
+  }
+  lua_Integer *p = slot(j, n);
+  if (p == NULL) return luaL_error(L, "lunar: no journal slot %I", (LUAI_UACINT)n);
+  *p = luaL_checkinteger(L, 3);
+  return 0;
+}
+
+/* state() -> a fresh `st`, all zero */
+static int new_state(lua_State *L) {
+  journal_state *j = (journal_state *)lua_newuserdatauv(L, sizeof(journal_state), 0);
+  memset(j, 0, sizeof *j);
+  if (luaL_newmetatable(L, "lunar.journalstate")) {
+    lua_pushcfunction(L, state_index);
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, state_newindex);
+    lua_setfield(L, -2, "__newindex");
+  }
+  lua_setmetatable(L, -2);
+  return 1;
+}
+
+/* ---- proxies' metamethods ----
+   upvalues: 1 st, 2 GEN key, 3 REAL key, 4 PATH key, 5 array marker metatable, 6 proxyOf,
+             7 stale, 8 journal, 9 stored, 10 ROOT path marker, 11 childPath,
+             12 the real table for a root proxy's metamethods (nil for nested proxies) */
 
 #define UP(i) lua_upvalueindex(i)
+#define METHOD_UPVALUES 12
 
-/* Whether the proxy at idx belongs to the running call. */
-static int live(lua_State *L, int proxy) {
-  lua_rawgeti(L, UP(2), SLOT_ACTIVE);
-  int active = lua_toboolean(L, -1);
-  lua_pop(L, 1);
-  if (!active) return 0;
-  lua_pushvalue(L, UP(3));
-  lua_rawget(L, proxy);
+static journal_state *journal_of(lua_State *L, int idx) { return (journal_state *)lua_touserdata(L, idx); }
+
+/* Whether the proxy at 1 belongs to the running call. */
+static int live(lua_State *L) {
+  journal_state *j = journal_of(L, UP(1));
+  if (!j->active) return 0;
+  lua_pushvalue(L, UP(2));
+  lua_rawget(L, 1);
   lua_Integer generation = lua_tointeger(L, -1);
   lua_pop(L, 1);
-  return generation == slot_integer(L, UP(2), SLOT_GENERATION);
+  return generation == j->generation;
 }
 
 /* Raises the prelude's "state used outside its reducer call" error (which names the caller). */
-static int raise_stale(lua_State *L, int key) {
-  lua_pushvalue(L, UP(6));
-  lua_pushvalue(L, key);
+static int raise_stale(lua_State *L) {
+  lua_pushvalue(L, UP(7));
+  lua_pushvalue(L, 2);
   lua_call(L, 1, 0);
   return 0; /* not reached: stale raises */
 }
 
-static int root_index(lua_State *L) {
-  if (!live(L, 1)) return raise_stale(L, 2);
+static int is_root(lua_State *L) { return !lua_isnil(L, UP(12)); }
+
+/* Pushes the real table behind the proxy at 1. */
+static void push_real(lua_State *L) {
+  if (is_root(L)) {
+    lua_pushvalue(L, UP(12));
+  } else {
+    lua_pushvalue(L, UP(3));
+    lua_rawget(L, 1);
+  }
+}
+
+/* Pushes the path of the key at 2 inside the proxy at 1 (a new array of keys from the root). */
+static void push_child_path(lua_State *L) {
+  if (is_root(L)) {
+    lua_createtable(L, 1, 0);
+    lua_pushvalue(L, 2);
+    lua_rawseti(L, -2, 1);
+  } else {
+    lua_pushvalue(L, UP(11));
+    lua_pushvalue(L, UP(4));
+    lua_rawget(L, 1);
+    lua_pushvalue(L, 2);
+    lua_call(L, 2, 1);
+  }
+}
+
+static int proxy_index(lua_State *L) {
+  if (!live(L)) return raise_stale(L);
   lua_settop(L, 2);
+  push_real(L); /* 3 */
   lua_pushvalue(L, 2);
-  if (lua_rawget(L, UP(1)) != LUA_TTABLE) return 1; /* scalars first: most reads are fields */
-  if (lua_getmetatable(L, 3)) {
-    int marked = lua_rawequal(L, -1, UP(4));
+  if (lua_rawget(L, 3) != LUA_TTABLE) return 1; /* scalars first: most reads are fields */
+  if (lua_getmetatable(L, 4)) {
+    int marked = lua_rawequal(L, -1, UP(5));
     lua_pop(L, 1);
     if (!marked) return 1; /* not state data (a proxy kept by mistake, a foreign object) */
   }
-  /* proxyOf(value, { key }, real) */
-  lua_pushvalue(L, UP(5));
+  /* proxyOf(value, path, real) */
+  lua_pushvalue(L, UP(6));
+  lua_pushvalue(L, 4);
+  push_child_path(L);
   lua_pushvalue(L, 3);
-  lua_createtable(L, 1, 0);
-  lua_pushvalue(L, 2);
-  lua_rawseti(L, -2, 1);
-  lua_pushvalue(L, UP(1));
   lua_call(L, 3, 1);
   return 1;
 }
 
-static int root_newindex(lua_State *L) {
-  if (!live(L, 1)) return raise_stale(L, 2);
+static int proxy_newindex(lua_State *L) {
+  if (!live(L)) return raise_stale(L);
   lua_settop(L, 3);
   int keytype = lua_type(L, 2);
   if (keytype == LUA_TNIL || (keytype == LUA_TNUMBER && !lua_isinteger(L, 2) && isnan(lua_tonumber(L, 2))))
     return luaL_error(L, "state keys cannot be nil or NaN");
+  push_real(L); /* 4 */
   if (lua_type(L, 3) == LUA_TTABLE) {
     /* stored(value, real): unwraps proxies, copies tables already in the state */
-    lua_pushvalue(L, UP(8));
+    lua_pushvalue(L, UP(9));
     lua_pushvalue(L, 3);
-    lua_pushvalue(L, UP(1));
+    lua_pushvalue(L, 4);
     lua_call(L, 2, 1);
     lua_replace(L, 3);
   }
-  lua_Integer n = slot_integer(L, UP(2), SLOT_COUNT);
-  int journal = UP(7);
-  lua_pushvalue(L, UP(1));
+  journal_state *j = journal_of(L, UP(1));
+  lua_Integer n = j->count;
+  int journal = UP(8);
+  lua_pushvalue(L, 4);
   lua_rawseti(L, journal, n + 1);
   lua_pushvalue(L, 2);
   lua_rawseti(L, journal, n + 2);
   lua_pushvalue(L, 2);
-  lua_rawget(L, UP(1));
+  lua_rawget(L, 4);
   lua_rawseti(L, journal, n + 3);
-  lua_pushvalue(L, UP(9));
+  if (is_root(L)) {
+    lua_pushvalue(L, UP(10));
+  } else {
+    lua_pushvalue(L, UP(4));
+    lua_rawget(L, 1);
+  }
   lua_rawseti(L, journal, n + 4);
-  set_slot_integer(L, UP(2), SLOT_COUNT, n + 4);
-  lua_rawset(L, UP(1)); /* real[key] = value: key and value are at 2 and 3, the only ones left */
+  /* NB: counted only once the entry is whole, so a memory error above leaves no half entry. */
+  j->count = n + 4;
+  lua_pushvalue(L, 2);
+  lua_pushvalue(L, 3);
+  lua_rawset(L, 4);
   return 0;
 }
 
-/* rootMethods(real, st, GEN, arrayMarker, proxyOf, stale, journal, stored, ROOT)
-   -> __index, __newindex for the root proxies of `real`. */
-static int root_methods(lua_State *L) {
-  luaL_checktype(L, 1, LUA_TTABLE);
-  lua_settop(L, 9);
-  for (int i = 1; i <= 9; i++) lua_pushvalue(L, i);
-  lua_pushcclosure(L, root_index, 9);
-  for (int i = 1; i <= 9; i++) lua_pushvalue(L, i);
-  lua_pushcclosure(L, root_newindex, 9);
+/* methods(st, GEN, REAL, PATH, arrayMarker, proxyOf, stale, journal, stored, ROOT, childPath
+   [, real]) -> __index, __newindex: for the root proxies of `real`, or for nested proxies
+   (which carry their table and path under REAL and PATH) when `real` is nil. */
+static int methods(lua_State *L) {
+  luaL_checkudata(L, 1, "lunar.journalstate");
+  lua_settop(L, METHOD_UPVALUES);
+  for (int i = 1; i <= METHOD_UPVALUES; i++) lua_pushvalue(L, i);
+  lua_pushcclosure(L, proxy_index, METHOD_UPVALUES);
+  for (int i = 1; i <= METHOD_UPVALUES; i++) lua_pushvalue(L, i);
+  lua_pushcclosure(L, proxy_newindex, METHOD_UPVALUES);
   return 2;
 }
 
 /* ---- the reducer call ----
    upvalues: 1 st, 2 journal, 3 rootMetatables (weak, real -> metatable), 4 rootMetatableOf,
-             5 commit, 6 endCall, 7 finish, 8 REAL key, 9 GEN key, 10 ROOT path marker
+             5 commit, 6 endCall, 7 finish, 8 REAL key, 9 GEN key, 10 ROOT path marker,
+             and for a bound reducer: 11 the feature's reduce, 12 its deps */
 
-   reduce(fn, state, action, deps) -> what the host reads: nothing (no change, no effect);
+#define REDUCER_UPVALUES 10
+
+/* With fn, state, action, deps at 1..4: what the host reads. Nothing (no change, no effect);
    nil, 1, path, key, isNil, value (one write, no effect); or finish(result)'s results. */
-static int reduce_call(lua_State *L) {
-  lua_settop(L, 4);
-  int st = UP(1);
-  if (slot_integer(L, st, SLOT_PENDING) > 0 || slot_integer(L, st, SLOT_COUNT) > 64) {
+static int reduce_with(lua_State *L) {
+  journal_state *j = journal_of(L, UP(1));
+  if (j->pending > 0 || j->count > 64) {
     lua_pushvalue(L, UP(5));
     lua_call(L, 0, 0);
   } else {
-    set_slot_integer(L, st, SLOT_COUNT, 0);
+    j->count = 0;
   }
-  lua_Integer generation = slot_integer(L, st, SLOT_GENERATION) + 1;
-  set_slot_integer(L, st, SLOT_GENERATION, generation);
-  lua_pushboolean(L, 1);
-  lua_rawseti(L, st, SLOT_ACTIVE);
+  lua_Integer generation = ++j->generation;
+  j->active = 1;
 
   lua_pushvalue(L, 1); /* 5: the reducer */
   lua_createtable(L, 0, 2); /* 6: the root proxy { [REAL] = state, [GEN] = generation } */
@@ -165,19 +246,17 @@ static int reduce_call(lua_State *L) {
   lua_pushvalue(L, 4);
   lua_call(L, 3, 1); /* 5: the result */
 
-  if (slot_integer(L, st, SLOT_SHUFFLED) > 0 || slot_integer(L, st, SLOT_PROXIES) > 0) {
+  if (j->shuffled > 0 || j->proxies > 0) {
     lua_pushvalue(L, UP(6));
     lua_call(L, 0, 0);
   } else {
-    lua_pushboolean(L, 0);
-    lua_rawseti(L, st, SLOT_ACTIVE);
+    j->active = 0;
   }
 
   if (lua_isnil(L, 5)) {
-    lua_Integer count = slot_integer(L, st, SLOT_COUNT);
-    if (count == 0) return 0;
-    if (count == 4) {
-      /* one write, the most common action: nil, 1, path, key, isNil, value */
+    if (j->count == 0) return 0;
+    if (j->count == 4) {
+      /* one write, the most common action */
       int journal = UP(2);
       lua_pushnil(L);
       lua_pushinteger(L, 1);
@@ -209,21 +288,51 @@ static int reduce_call(lua_State *L) {
   return lua_gettop(L) - base;
 }
 
+/* reduce(fn, state, action, deps) */
+static int reduce_call(lua_State *L) {
+  lua_settop(L, 4);
+  return reduce_with(L);
+}
+
+/* bound(state, action): reduce with the feature's function and deps */
+static int bound_call(lua_State *L) {
+  lua_settop(L, 2);
+  lua_pushvalue(L, UP(11));
+  lua_insert(L, 1);
+  lua_pushvalue(L, UP(12));
+  return reduce_with(L);
+}
+
 /* reducer(st, journal, rootMetatables, rootMetatableOf, commit, endCall, finish, REAL, GEN, ROOT)
-   -> the reduce function above. */
+   -> reduce(fn, state, action, deps) */
 static int make_reducer(lua_State *L) {
-  luaL_checktype(L, 1, LUA_TTABLE);
-  lua_settop(L, 10);
-  lua_pushcclosure(L, reduce_call, 10);
+  luaL_checkudata(L, 1, "lunar.journalstate");
+  lua_settop(L, REDUCER_UPVALUES);
+  lua_pushcclosure(L, reduce_call, REDUCER_UPVALUES);
+  return 1;
+}
+
+/* bind(reduce, fn, deps) -> bound(state, action), where `reduce` came from reducer() */
+static int bind(lua_State *L) {
+  if (lua_tocfunction(L, 1) != reduce_call) return luaL_argerror(L, 1, "not a lunar reducer");
+  lua_settop(L, 3);
+  for (int i = 1; i <= REDUCER_UPVALUES; i++) lua_getupvalue(L, 1, i);
+  lua_pushvalue(L, 2);
+  lua_pushvalue(L, 3);
+  lua_pushcclosure(L, bound_call, REDUCER_UPVALUES + 2);
   return 1;
 }
 
 static int journal_library_worker(lua_State *L) {
-  lua_createtable(L, 0, 2);
-  lua_pushcfunction(L, root_methods);
-  lua_setfield(L, -2, "rootMethods");
+  lua_createtable(L, 0, 4);
+  lua_pushcfunction(L, new_state);
+  lua_setfield(L, -2, "state");
+  lua_pushcfunction(L, methods);
+  lua_setfield(L, -2, "methods");
   lua_pushcfunction(L, make_reducer);
   lua_setfield(L, -2, "reducer");
+  lua_pushcfunction(L, bind);
+  lua_setfield(L, -2, "bind");
   return 1;
 }
 

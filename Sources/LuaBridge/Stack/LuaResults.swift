@@ -12,9 +12,10 @@ import CLuaShim
 ///
 /// Positions count from 1, as in Lua; a position past ``count`` reads as nil.
 ///
-/// > Important: It lives only inside the closure it is passed to: it cannot be copied out
-/// > (it is noncopyable), and the values it reads are gone once the closure returns.
-public struct LuaResults: ~Copyable {
+/// > Important: Use it only inside the closure it is passed to: the values it reads are popped
+/// > once the closure returns, and a copy kept beyond would read whatever lies there next.
+/// > (It is not `~Copyable` because the 6.3 optimizer crashes specializing such closures.)
+public struct LuaResults {
   @usableFromInline let vm: LuaVM
   @usableFromInline let state: OpaquePointer
   @usableFromInline let base: Int32
@@ -113,7 +114,7 @@ extension LuaVM {
   @inlinable
   public func call<Value: LuaPushable, R>(
     _ function: LuaFunction, on table: LuaTable, with value: Value,
-    reading read: (borrowing LuaResults) throws(LuaError) -> R
+    reading read: (LuaResults) throws(LuaError) -> R
   ) throws(LuaError) -> R {
     var writer = makeWriter()
     defer { recycle(&writer) }

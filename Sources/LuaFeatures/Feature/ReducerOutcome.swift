@@ -12,7 +12,7 @@ extension LuaFeatureInstance {
     case general([LuaValue])
 
     /// Reads the results in place; `lastKey` is reused when the same field is set again.
-    init(_ results: borrowing LuaResults, lastKey: LuaString?) throws(LuaError) {
+    init(_ results: LuaResults, lastKey: LuaString?) throws(LuaError) {
       if results.count == 0 {
         self = .unchanged
         return

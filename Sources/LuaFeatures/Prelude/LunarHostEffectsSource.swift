@@ -78,9 +78,7 @@ function host.bind(reduce, deps)
       return run(reduce, state, action, deps)
     end
   end
-  return function(state, action)
-    return run(reduce, state, action, deps)
-  end
+  return core.bind(run, reduce, deps)
 end
 
 host.rollback = rollback

@@ -35,11 +35,12 @@ local host = { isFeature = base.isFeature }
 -- except for moves inside one table (`table.sort`, `table.remove`), checked after the call.
 
 local REAL, PATH, GEN, PARENT = {}, {}, {}, {}
--- NB: the call's scalars live in one table of integer slots, shared with the C half (journal.c,
---     same slot numbers): whether a call runs, its generation, the journal's length, the effect
---     handles it registered, the tables it shuffled, the nested proxies it made.
+local ROOT = {}                 -- the path of the root table in journal entries
+-- NB: the call's scalars live in C (journal.c), shared with its metamethods and reducer call;
+--     Lua reads and writes them as slots: whether a call runs, its generation, the journal's
+--     length, the effect handles it registered, the tables it shuffled, the nested proxies it made.
 local ACTIVE, GENERATION, COUNT, PENDING, SHUFFLED, PROXIES = 1, 2, 3, 4, 5, 6
-local st = { false, 0, 0, 0, 0, 0 }
+local st = core.state()
 local proxies = {}              -- real table -> nested proxy, for the current reducer call
 local journal = {}
 local proxyMT = {}
@@ -149,15 +150,6 @@ local function stored(value, target)
   return real
 end
 
-local function record(real, key, path)
-  local n = st[COUNT]
-  journal[n + 1] = real
-  journal[n + 2] = key
-  journal[n + 3] = real[key]
-  journal[n + 4] = path
-  st[COUNT] = n + 4
-end
-
 local function pairsOf(real, path)
   return function(_, key)
     local k, v = next(real, key)
@@ -168,26 +160,10 @@ local function pairsOf(real, path)
   end
 end
 
-proxyMT.__index = function(proxy, key)
-  if not st[ACTIVE] or rawget(proxy, GEN) ~= st[GENERATION] then stale(key) end
-  local real = rawget(proxy, REAL)
-  local value = real[key]
-  -- NB: scalars first, without a call: most reads in a child's reducer are fields.
-  if type(value) ~= "table" then return value end
-  if isStateTable(value) then
-    return proxyOf(value, childPath(rawget(proxy, PATH), key), real)
-  end
-  return value
-end
-
-proxyMT.__newindex = function(proxy, key, value)
-  if not st[ACTIVE] or rawget(proxy, GEN) ~= st[GENERATION] then stale(key) end
-  if key == nil or key ~= key then error("state keys cannot be nil or NaN", 2) end
-  local real = rawget(proxy, REAL)
-  if type(value) == "table" then value = stored(value, real) end
-  record(real, key, rawget(proxy, PATH))
-  real[key] = value
-end
+-- NB: reads and writes, the hot path of every action, are C closures (journal.c); they call
+--     back `proxyOf`, `childPath` and `stored` when a table is read or assigned.
+proxyMT.__index, proxyMT.__newindex =
+  core.methods(st, GEN, REAL, PATH, arrayMarker, proxyOf, stale, journal, stored, ROOT, childPath)
 
 proxyMT.__len = function(proxy)
   if not st[ACTIVE] or rawget(proxy, GEN) ~= st[GENERATION] then stale("#") end
@@ -202,16 +178,14 @@ end
 -- The root proxy's metatable is made once per resident state and kept; each call gets a fresh,
 -- tiny proxy (so a `state` kept from an earlier call is refused). The metamethods close over the
 -- table.
-local ROOT = {}
 local rootMetatables = setmetatable({}, { __mode = "k" })   -- resident state table -> metatable
 
 local function rootMetatableOf(real)
   local metatable = rootMetatables[real]
   if metatable ~= nil then return metatable end
   markInState(real, 0)
-  -- NB: reads and writes, the hot path of every action, are C closures (journal.c) doing what
-  --     the nested proxies' __index and __newindex do, with the root's path.
-  local index, newindex = core.rootMethods(real, st, GEN, arrayMarker, proxyOf, stale, journal, stored, ROOT)
+  local index, newindex =
+    core.methods(st, GEN, REAL, PATH, arrayMarker, proxyOf, stale, journal, stored, ROOT, childPath, real)
   metatable = {
     __name = "lunar.state",
     __metatable = "lunar.state",

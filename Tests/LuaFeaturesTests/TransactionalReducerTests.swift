@@ -49,6 +49,12 @@ struct TransactionalReducerTests {
           local node = { name = "loop" }
           node.next = node
           state.profile.owner = node
+        elseif action.type == "nanKeyAtRoot" then
+          state.count = 10
+          state[0 / 0] = true -- nan at root
+        elseif action.type == "nanKeyNested" then
+          state.count = 11
+          state.profile[0 / 0] = true -- nan nested
         elseif action.type == "describe" then
           state.count = state.count + 1
           state.seen = table.concat(state.items, ",") .. " " .. state.profile.name .. " " ..
@@ -124,6 +130,21 @@ struct TransactionalReducerTests {
     #expect(error.kind == .malformedEffect)
     #expect(error.message.contains("reduce returned number 42"))
     #expect(error.action == ["type": "returnNumber"])
+  }
+
+  @Test func aNaNKeyAtTheRootIsAnErrorAtItsLineAndRolledBack() async throws {
+    let errors = try await sendFailing(["type": "nanKeyAtRoot"], harness: FeatureHarness())
+    let error = try #require(errors.first)
+    #expect(errors.count == 1)
+    #expect(error.kind == .reducer)
+    #expect(error.message == "ledger.lua:\(line(of: "-- nan at root", in: Self.source)!): state keys cannot be nil or NaN")
+  }
+
+  @Test func aNaNKeyInANestedTableIsAnErrorAtItsLineAndRolledBack() async throws {
+    let errors = try await sendFailing(["type": "nanKeyNested"], harness: FeatureHarness())
+    let error = try #require(errors.first)
+    #expect(errors.count == 1)
+    #expect(error.message == "ledger.lua:\(line(of: "-- nan nested", in: Self.source)!): state keys cannot be nil or NaN")
   }
 
   @Test func puttingAFunctionInStateIsRejected() async throws {

@@ -110,7 +110,8 @@ extension LuaVM {
   /// let changed = try vm.call(reduce, on: state, with: action) { results in results.count > 0 }
   /// ```
   ///
-  /// Same call, same errors as ``call(_:on:with:)``.
+  /// Same call, same errors as ``call(_:on:with:)``. A closure that throws says so with its type:
+  /// `{ results throws(LuaError) in try results.values() }`.
   @inlinable
   public func call<Value: LuaPushable, R>(
     _ function: LuaFunction, on table: LuaTable, with value: Value,

@@ -17,6 +17,7 @@ struct ResultsTests {
         if how == "scalars" then return nil, 1, 2.5, true, "count", t.n end
         if how == "table" then return { a = 1 }, "x" end
         if how == "function" then return print end
+        if how == "path" then return { "todos", 3, "tags" }, { "a", 1.5 }, { "a", {} } end
       end
       """, chunkName: "results.lua"
     ).call(returning: LuaFunction.self)
@@ -53,6 +54,17 @@ struct ResultsTests {
     #expect(reused == candidate)
     let other = try vm.call(function, on: table, with: "scalars") { $0.string(5, reusing: LuaString("other")) }
     #expect(other == LuaString("count"))
+  }
+
+  @Test func aPathOfKeysIsReadRawAndOnlyIfEveryKeyIsAStringOrInteger() throws {
+    let todos = LuaValue.string("todos")
+    let (path, float, nested, reused) = try vm.call(function, on: table, with: "path") { results in
+      (results.keys(1), results.keys(2), results.keys(3), results.keys(1, reusing: [todos]))
+    }
+    #expect(path == ["todos", 3, "tags"])
+    #expect(float == nil)
+    #expect(nested == nil)
+    #expect(reused == ["todos", 3, "tags"])
   }
 
   @Test func tablesAreNotScalarsButReadAsValues() throws {

@@ -84,6 +84,37 @@ public struct LuaResults {
     }
   }
 
+  /// Result `position` when it is an array of strings and integers (a path of keys), read raw;
+  /// `nil` for anything else, or for an array longer than `limit`. Strings equal to the element
+  /// at the same place in `reusing` are that element, not a new copy.
+  @inlinable
+  public func keys(_ position: Int, reusing candidates: [LuaValue] = [], limit: Int = 64) -> [LuaValue]? {
+    guard let index = index(position), lua_type(state, index) == LUA_TTABLE else { return nil }
+    let count = Int(lua_rawlen(state, index))
+    guard count <= limit, lua_checkstack(state, 1) != 0 else { return nil }
+    var keys: [LuaValue] = []
+    keys.reserveCapacity(count)
+    for offset in 0..<count {
+      defer { lua_settop(state, -2) }
+      switch lua_rawgeti(state, index, lua_Integer(offset + 1)) {
+      case LUA_TSTRING:
+        var length = 0
+        guard let chars = lua_tolstring(state, -1, &length) else { return nil }
+        let bytes = UnsafeRawBufferPointer(start: chars, count: length)
+        if offset < candidates.count, case let .string(candidate) = candidates[offset], candidate.bytes.elementsEqual(bytes) {
+          keys.append(.string(candidate))
+        } else {
+          keys.append(.string(LuaString(bytes: bytes)))
+        }
+      case LUA_TNUMBER where lua_isinteger(state, -1) != 0:
+        keys.append(.integer(lua_tointegerx(state, -1, nil)))
+      default:
+        return nil
+      }
+    }
+    return keys
+  }
+
   /// All results as data, as ``LuaVM/call(_:_:)`` returns them.
   ///
   /// - Throws: ``LuaError`` of kind ``LuaError/Kind/conversion`` naming the result that is not data.

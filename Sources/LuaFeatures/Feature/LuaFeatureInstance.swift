@@ -12,8 +12,8 @@ final class LuaFeatureInstance {
   var bound: LuaFunction?
   private var dependencies: LuaTable?
   private(set) var version: UInt64 = 0
-  /// The key of the last top-level field an action set, reused while actions set the same one.
-  private var lastKey: LuaString?
+  /// The last field an action set, reused while actions set the same one.
+  private var lastField: (path: [LuaValue], key: LuaString?) = ([], nil)
   /// The coroutines of running effects, closed when the instance goes away.
   var threads: [ObjectIdentifier: LuaThread] = [:]
   /// A hot reload's work left for the next action (see `Reload/`).
@@ -41,22 +41,21 @@ final class LuaFeatureInstance {
       if hasShared { try pullShared(into: &state) }
       let resident = try residentTable(for: state)
       let outcome = try vm.call(try boundReduce(), on: resident, with: action) { results throws(LuaError) in
-        try Outcome(results, lastKey: lastKey)
+        try Outcome(results, last: lastField)
       }
-      // NB: the two commonest actions (nothing changed; one top-level field set to a scalar, no
-      //     effect) are settled here, without building the general change list.
+      // NB: the two commonest actions (nothing changed; one field set to a scalar, no effect) are
+      //     settled here, without building the general change list. A scalar set in a keyed table
+      //     is what the planner would make of it too.
       switch outcome {
       case .unchanged:
         committed(&state)
         return .none
-      case let .rootField(key, value):
-        if case var .table(fields) = state.storage, !fields.keys.contains(where: \.looksLikeIndex) {
-          lastKey = key
-          state.storage = .nil
-          fields[key] = value
-          state.storage = .table(fields)
+      case let .field(path, key, value):
+        if case .table? = state.storage.value(at: path) {
+          lastField = (path, key)
+          state.storage.apply(.setField(path: path, key: key, value: value), reread: nil)
           committed(&state)
-          if hasShared { pushShared(CollectionOfOne(.setField(path: [], key: key, value: value)), state: state) }
+          if hasShared { pushShared(CollectionOfOne(.setField(path: path, key: key, value: value)), state: state) }
           return .none
         }
       case .general:

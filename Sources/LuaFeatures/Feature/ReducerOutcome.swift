@@ -6,23 +6,30 @@ extension LuaFeatureInstance {
   enum Outcome {
     /// No write, no effect: the prelude returned nothing.
     case unchanged
-    /// One top-level field set to a scalar, no effect: `nil, 1, 0, key, false, value`.
-    case rootField(LuaString, LuaValue)
+    /// One field set to a scalar, no effect: `nil, 1, path, key, false, value`, where the path is
+    /// `0` for the root or the array of keys from the root.
+    case field(path: [LuaValue], key: LuaString, value: LuaValue)
     /// Anything else: the effect, then the changes (see `plan`).
     case general([LuaValue])
 
-    /// Reads the results in place; `lastKey` is reused when the same field is set again.
-    init(_ results: LuaResults, lastKey: LuaString?) throws(LuaError) {
+    /// Reads the results in place; the last field's path and key are reused when the same field
+    /// is set again (no allocation for them).
+    init(_ results: LuaResults, last: (path: [LuaValue], key: LuaString?)) throws(LuaError) {
       if results.count == 0 {
         self = .unchanged
         return
       }
-      if results.count == 6, results.isNil(1), results.integer(2) == 1, results.integer(3) == 0,
-        results.boolean(5) == false, let key = results.string(4, reusing: lastKey), !key.looksLikeIndex,
-        let value = results.scalar(6)
+      if results.count == 6, results.isNil(1), results.integer(2) == 1, results.boolean(5) == false,
+        let key = results.string(4, reusing: last.key), let value = results.scalar(6)
       {
-        self = .rootField(key, value)
-        return
+        if results.integer(3) == 0 {
+          self = .field(path: [], key: key, value: value)
+          return
+        }
+        if let path = results.keys(3, reusing: last.path) {
+          self = .field(path: path, key: key, value: value)
+          return
+        }
       }
       self = .general(try results.values())
     }
@@ -31,7 +38,8 @@ extension LuaFeatureInstance {
     var results: [LuaValue] {
       switch self {
       case .unchanged: return []
-      case let .rootField(key, value): return [.nil, .integer(1), .integer(0), .string(key), .boolean(false), value]
+      case let .field(path, key, value):
+        return [.nil, .integer(1), path.isEmpty ? .integer(0) : .array(path), .string(key), .boolean(false), value]
       case let .general(results): return results
       }
     }

@@ -25,6 +25,12 @@ static inline int lunar_budget_leave(lunar_host *h, int status) {
   return status;
 }
 
+/* The count hook on L if the budget is on and the hook is not there (it is taken off while the
+   prelude's composition code runs, see journal.c; an error can leave it off). Cannot raise. */
+void lunar_ensure_hook(lua_State *L);
+/* Takes the count hook off L (only while trusted prelude code runs). Cannot raise. */
+void lunar_hook_off(lua_State *L);
+
 /* The message handler used by lunar_call. */
 int lunar_msgh(lua_State *L);
 

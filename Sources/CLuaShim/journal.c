@@ -323,8 +323,40 @@ static int bind(lua_State *L) {
   return 1;
 }
 
+/* ---- the budget around trusted code ----
+   The count hook makes every VM instruction several times dearer. Composition (the prelude's
+   routing of an action to a body's children) is host code that always terminates, so it runs
+   without the hook, and turns it back on for each call into the author's code: the budget counts
+   what the author wrote. An error leaves the hook on (or lunar_call puts it back). */
+
+/* untimed(): the hook off, until timed() or user() */
+static int untimed(lua_State *L) {
+  lunar_hook_off(L);
+  return 0;
+}
+
+/* timed(): the hook back on */
+static int timed(lua_State *L) {
+  lunar_ensure_hook(L);
+  return 0;
+}
+
+/* user(fn, ...) -> fn(...)'s first result, run under the hook; the hook is off again after */
+static int user(lua_State *L) {
+  lunar_ensure_hook(L);
+  lua_call(L, lua_gettop(L) - 1, 1);
+  lunar_hook_off(L);
+  return 1;
+}
+
 static int journal_library_worker(lua_State *L) {
-  lua_createtable(L, 0, 4);
+  lua_createtable(L, 0, 7);
+  lua_pushcfunction(L, untimed);
+  lua_setfield(L, -2, "untimed");
+  lua_pushcfunction(L, timed);
+  lua_setfield(L, -2, "timed");
+  lua_pushcfunction(L, user);
+  lua_setfield(L, -2, "user");
   lua_pushcfunction(L, new_state);
   lua_setfield(L, -2, "state");
   lua_pushcfunction(L, methods);

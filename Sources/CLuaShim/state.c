@@ -208,6 +208,16 @@ int lunar_pushhostfunction(lua_State *L, void *context) {
   return lua_pcall(L, 1, 1, 0);
 }
 
+void lunar_ensure_hook(lua_State *L) {
+  lunar_host *h = lunar_host_of(L);
+  if (h->instruction_limit > 0 && lua_gethook(L) != count_hook)
+    lua_sethook(L, count_hook, LUA_MASKCOUNT, h->hook_interval);
+}
+
+void lunar_hook_off(lua_State *L) {
+  if (lunar_host_of(L)->instruction_limit > 0) lua_sethook(L, NULL, 0, 0);
+}
+
 void lunar_install_hook(lua_State *co) {
   lunar_host *h = lunar_host_of(co);
   if (h->instruction_limit > 0)

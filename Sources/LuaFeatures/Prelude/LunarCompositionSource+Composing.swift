@@ -159,7 +159,7 @@ function hooks.compose(feature, level)
   end
   local n, containerCount, stackCount = #list, #containers, #stackEntries
 
-  local function reduce(state, action, deps)
+  local function run(state, action, deps)
     local real = rawget(state, REAL) or state
     depth = depth + 1
     for s = 1, stackCount do
@@ -172,7 +172,7 @@ function hooks.compose(feature, level)
       local e = list[i]
       local result = nil
       if e.kind == "reduce" then
-        result = e.fn(state, action, deps)
+        result = user(e.fn, state, action, deps)
         if result ~= nil then
           local description = descriptionOf(result)
           if description == nil then
@@ -187,7 +187,7 @@ function hooks.compose(feature, level)
           local sub = action.action
           if type(sub) ~= "table" or type(rawget(sub, "type")) ~= "string" then childAction(name, e, action) end
           local id, element = elementOf(name, e, state, action)
-          result = e.child.reduce(element, sub, deps)
+          result = user(e.child.reduce, element, sub, deps)
           if result ~= nil then result = childEffect(result, e.child, e.key, id, id, "forEach") end
         else
           result, dismissals = route(name, e, state, real, action, deps, dismissals)
@@ -213,6 +213,15 @@ function hooks.compose(feature, level)
     if count == 0 then return nil end
     if count == 1 then return effects[1] end
     return effect { kind = "merge", effects = effects }
+  end
+
+  -- NB: the routing above is host code: it runs outside the instruction budget, which counts the
+  --     author's reducers (called through `user`). An error leaves the budget on.
+  local function reduce(state, action, deps)
+    untimed()
+    local result = run(state, action, deps)
+    timed()
+    return result
   end
 
   composedReducers[reduce] = true

@@ -114,11 +114,11 @@ local function route(name, e, state, real, action, deps, dismissals)
     if type(sub) ~= "table" then
       fail(name, "state." .. key .. " is " .. describe(sub) .. ", but lunar.scope(" .. describe(key) .. ") needs a table there")
     end
-    return childEffect(e.child.reduce(sub, childAction(name, e, action), deps), e.child, key, nil, nil, "scope"), dismissals
+    return childEffect(user(e.child.reduce, sub, childAction(name, e, action), deps), e.child, key, nil, nil, "scope"), dismissals
   elseif kind == "forEach" then
     local sub = childAction(name, e, action)
     local id, element = elementOf(name, e, state, action)
-    return childEffect(e.child.reduce(element, sub, deps), e.child, key, id, id, "forEach"), dismissals
+    return childEffect(user(e.child.reduce, element, sub, deps), e.child, key, id, id, "forEach"), dismissals
   elseif kind == "ifLet" then
     local sub = childAction(name, e, action)
     local presented = rawget(real, key)
@@ -133,7 +133,7 @@ local function route(name, e, state, real, action, deps, dismissals)
       return nil, dismissals
     end
     local identity = type(presented) == "table" and rawget(presented, "id") or nil
-    return childEffect(e.child.reduce(state[key], sub, deps), e.child, key, nil, identity, "ifLet"), dismissals
+    return childEffect(user(e.child.reduce, state[key], sub, deps), e.child, key, nil, identity, "ifLet"), dismissals
   else -- stack
     local sub = childAction(name, e, action)
     local id, element = elementOf(name, e, state, action)
@@ -149,7 +149,7 @@ local function route(name, e, state, real, action, deps, dismissals)
       fail(name, "the entry " .. showID(id) .. " of state." .. key .. " goes to " .. describe(screen) ..
         ", which is not a destination (destinations: " .. e.names .. ")")
     end
-    return childEffect(destination.reduce(element.state, sub, deps), destination, key, id, id, "stack"), dismissals
+    return childEffect(user(destination.reduce, element.state, sub, deps), destination, key, id, id, "stack"), dismissals
   end
 end
 

@@ -50,6 +50,7 @@ local describe, isFeature, isEffect, descriptionOf, definedAt =
 local internals = host.internals
 local REAL, PATH, childProxy = internals.REAL, internals.PATH, internals.childProxy
 local journal, journalLength = internals.journal, internals.journalLength
+local untimed, timed, user = internals.untimed, internals.timed, internals.user
 
 local type, rawget, error, pairs, next, setmetatable, getmetatable, tostring =
   type, rawget, error, pairs, next, setmetatable, getmetatable, tostring

@@ -97,6 +97,10 @@ host.internals = {
   end,
   journal = journal,
   journalLength = function() return st[COUNT] end,
+  -- NB: the budget around trusted code (journal.c): composition runs untimed, authors' code timed.
+  untimed = core.untimed,
+  timed = core.timed,
+  user = core.user,
 }
 --- Set by the composition chunk: `enterInstance(reduce)` -> a function to call before each call of
 --- a composed reducer, or nil for a plain one.

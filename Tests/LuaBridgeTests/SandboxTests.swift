@@ -2,7 +2,7 @@ import Foundation
 import LuaBridge
 import Testing
 
-@Suite struct SandboxTests {
+@Suite final class SandboxTests {
   let vm: LuaVM
   let folder: URL
 
@@ -10,6 +10,11 @@ import Testing
     vm = try makeVM()
     folder = FileManager.default.temporaryDirectory.appendingPathComponent("lunar-sandbox-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder.appendingPathComponent("views"), withIntermediateDirectories: true)
+  }
+
+  // NB: a class, so that each test's folder is removed when the test ends.
+  deinit {
+    try? FileManager.default.removeItem(at: folder)
   }
 
   func write(_ path: String, _ source: String) throws {

@@ -7,7 +7,8 @@ struct Test: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Run the Lua tests (*_test.lua) of features.",
     discussion: """
-      Finds every *_test.lua under the given paths (default: examples/ and the current folder) and \
+      Finds every *_test.lua under the given paths (default: examples/ when the current folder has \
+      one, else the current folder) and \
       runs the tests they declare with lunar.test. Prints a line per test with its time, failures \
       with their file:line and state diffs (− expected, + actual), then "N passed, N failed". \
       Exits 1 when a test fails.

@@ -185,6 +185,16 @@ void lunar_gc_collect(lua_State *L);
 void *lunar_buffer_realloc(void *buffer, size_t size);
 void lunar_buffer_free(void *buffer);
 
+/* ---- threads ---- */
+
+/* Whether the calling thread is the process's main thread: 1 or 0, without a system call; -1
+   when unknown (the library was loaded after start-up, off the main thread). Cannot raise. */
+int lunar_on_main_thread(void);
+/* Whether the main actor was seen running on the main thread (it is not, under some test
+   harnesses), and noting that it was. Atomic. Cannot raise. */
+int lunar_main_actor_on_main_thread(void);
+void lunar_note_main_actor_on_main_thread(void);
+
 /* ---- macros Swift cannot see ---- */
 
 static inline void lunar_pop(lua_State *L, int n) { lua_settop(L, -(n)-1); }

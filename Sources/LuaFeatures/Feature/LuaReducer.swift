@@ -31,13 +31,20 @@ public struct LuaReducer: Reducer, Sendable {
 /// Runs `body` on the main actor, which the caller must already be on: `MainActor.assumeIsolated`
 /// with its check made cheap where it can be.
 ///
-/// `assumeIsolated` asks the concurrency runtime which executor runs, several hundred instructions
-/// on Linux — a fifth of a whole action's cost. On the main thread the answer is known: the main
-/// actor's executor is the main thread's queue, and nothing else runs on that thread meanwhile.
-/// Off the main thread it falls back to `assumeIsolated`, which traps with its own message.
+/// `assumeIsolated` asks the concurrency runtime which executor runs: several hundred instructions
+/// on Linux, a good part of a whole action's cost. In an executable the main actor runs on the
+/// main thread, and only main-actor work does: once `assumeIsolated` has succeeded there, being on
+/// the main thread (which LuaBridge's `MainThread` tells without a system call) is the answer.
+/// Anywhere else — another thread, a test harness that runs the main actor on a thread of its
+/// own — every call goes through `assumeIsolated`, which traps with its own message when wrong.
 @inline(__always)
 func onMainActor<T: Sendable>(_ body: @MainActor () -> T) -> T {
-  guard Thread.isMainThread else { return MainActor.assumeIsolated(body) }
+  guard MainThread.isCurrent else { return MainActor.assumeIsolated(body) }
+  guard MainThread.runsMainActor else {
+    let result = MainActor.assumeIsolated(body)
+    MainThread.runsMainActor = true
+    return result
+  }
   // NB: a synchronous closure's isolation does not change its representation; this is how
   //     `assumeIsolated` was back-ported before the runtime had it.
   return withoutActuallyEscaping(body) { body in

@@ -22,12 +22,16 @@ final class LuaFeatureInstance {
   /// `Shared/`); `nil` until the first action of a feature with shared fields.
   var sharedBindings: SharedBindings?
 
-  var host: LuaFeatureHost { feature.host }
-  var vm: LuaVM { feature.host.vm }
+  /// The host and VM of every feature this instance runs (a reload keeps the host).
+  let host: LuaFeatureHost
+  let vm: LuaVM
 
   init(feature: LuaFeature, dependencyOverrides: LuaTable?) {
     self.feature = feature
     self.dependencyOverrides = dependencyOverrides
+    // NB: stored rather than read through `feature` on each action: fewer retains on the hot path.
+    self.host = feature.host
+    self.vm = feature.host.vm
   }
 
   isolated deinit {
@@ -35,7 +39,6 @@ final class LuaFeatureInstance {
   }
 
   func reduce(into state: inout LuaState, action: LuaValue) -> Effect<LuaValue> {
-    let prelude = host.prelude
     do {
       let hasShared = !feature.sharedFields.isEmpty
       if hasShared { try pullShared(into: &state) }
@@ -78,18 +81,18 @@ final class LuaFeatureInstance {
         if hasShared, !patches.isEmpty { pushShared(patches.lazy.map(\.0), state: state) }
         return effect
       } catch {
-        _ = try? vm.call(prelude.rollback)
+        _ = try? vm.call(host.prelude.rollback)
         throw error
       }
     } catch let error as LuaError {
-      _ = try? vm.call(prelude.rollback)
+      _ = try? vm.call(host.prelude.rollback)
       host.report(LuaFeatureError(error, kind: .reducer, feature: feature.name, action: action))
     } catch var error as LuaFeatureError {
-      _ = try? vm.call(prelude.rollback)
+      _ = try? vm.call(host.prelude.rollback)
       error.action = error.action ?? action
       host.report(error)
     } catch {
-      _ = try? vm.call(prelude.rollback)
+      _ = try? vm.call(host.prelude.rollback)
       host.report(LuaFeatureError(kind: .reducer, feature: feature.name, message: "\(error)", action: action))
     }
     return .none

@@ -15,6 +15,10 @@ static inline void lunar_budget_enter(lunar_host *h) {
   if (h->depth++ == 0) {
     h->exhausted = 0;
     h->remaining = h->instruction_limit;
+    /* NB: the message handler records where an error happened, but Lua does not run it for
+       memory errors: a position left from an earlier error must not be taken for theirs. */
+    h->error_line = 0;
+    h->error_source[0] = '\0';
   }
 }
 

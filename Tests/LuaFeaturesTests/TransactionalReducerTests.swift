@@ -123,6 +123,15 @@ struct TransactionalReducerTests {
     #expect(errors.first?.message.contains("out of memory") == true)
   }
 
+  @Test func runningOutOfMemoryAfterAnotherErrorDoesNotTakeThatErrorsPlace() async throws {
+    let harness = try FeatureHarness(limits: LuaVM.Limits(memoryBytes: 8 << 20))
+    let raised = try await sendFailing(["type": "raiseAfterMutating"], harness: harness)
+    #expect(raised.first?.line == line(of: "-- raise", in: Self.source))
+    let errors = try await sendFailing(["type": "allocate"], harness: harness)
+    #expect(errors.first?.luaKind == .memory)
+    #expect(errors.first?.line != line(of: "-- raise", in: Self.source), "a stale position from the earlier error")
+  }
+
   @Test func returningSomethingOtherThanAnEffectIsAMalformedEffect() async throws {
     let errors = try await sendFailing(["type": "returnNumber"], harness: FeatureHarness())
     let error = try #require(errors.first)

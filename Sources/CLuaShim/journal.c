@@ -209,13 +209,14 @@ static int methods(lua_State *L) {
 /* ---- the reducer call ----
    upvalues: 1 st, 2 journal, 3 rootMetatables (weak, real -> metatable), 4 rootMetatableOf,
              5 commit, 6 endCall, 7 finish, 8 REAL key, 9 GEN key, 10 ROOT path marker,
-             and for a bound reducer: 11 the feature's reduce, 12 its deps */
+             and for a bound reducer: 11 the feature's reduce, 12 its deps, 13 enter (or nil) */
 
 #define REDUCER_UPVALUES 10
 
 /* With fn, state, action, deps at 1..4: what the host reads. Nothing (no change, no effect);
-   nil, 1, path, key, isNil, value (one write, no effect); or finish(result)'s results. */
-static int reduce_with(lua_State *L) {
+   nil, 1, path, key, isNil, value (one write, no effect); or finish(result)'s results. A
+   `trusted` fn (composition's routing) runs outside the instruction budget. */
+static int reduce_with(lua_State *L, int trusted) {
   journal_state *j = journal_of(L, UP(1));
   if (j->pending > 0 || j->count > 64) {
     lua_pushvalue(L, UP(5));
@@ -244,7 +245,9 @@ static int reduce_with(lua_State *L) {
   lua_setmetatable(L, 6);
   lua_pushvalue(L, 3);
   lua_pushvalue(L, 4);
+  if (trusted) lunar_hook_off(L);
   lua_call(L, 3, 1); /* 5: the result */
+  if (trusted) lunar_ensure_hook(L);
 
   if (j->shuffled > 0 || j->proxies > 0) {
     lua_pushvalue(L, UP(6));
@@ -291,16 +294,23 @@ static int reduce_with(lua_State *L) {
 /* reduce(fn, state, action, deps) */
 static int reduce_call(lua_State *L) {
   lua_settop(L, 4);
-  return reduce_with(L);
+  return reduce_with(L, 0);
 }
 
-/* bound(state, action): reduce with the feature's function and deps */
+/* bound(state, action): reduce with the feature's function and deps; for a composed feature,
+   its `enter` first, and the routing outside the budget */
 static int bound_call(lua_State *L) {
   lua_settop(L, 2);
+  int trusted = !lua_isnil(L, UP(13));
+  if (trusted) {
+    lunar_hook_off(L);
+    lua_pushvalue(L, UP(13));
+    lua_call(L, 0, 0);
+  }
   lua_pushvalue(L, UP(11));
   lua_insert(L, 1);
   lua_pushvalue(L, UP(12));
-  return reduce_with(L);
+  return reduce_with(L, trusted);
 }
 
 /* reducer(st, journal, rootMetatables, rootMetatableOf, commit, endCall, finish, REAL, GEN, ROOT)
@@ -312,14 +322,16 @@ static int make_reducer(lua_State *L) {
   return 1;
 }
 
-/* bind(reduce, fn, deps) -> bound(state, action), where `reduce` came from reducer() */
+/* bind(reduce, fn, deps [, enter]) -> bound(state, action), where `reduce` came from reducer();
+   with `enter`, fn is a composed feature's routing (trusted) and enter runs before each call */
 static int bind(lua_State *L) {
   if (lua_tocfunction(L, 1) != reduce_call) return luaL_argerror(L, 1, "not a lunar reducer");
-  lua_settop(L, 3);
+  lua_settop(L, 4);
   for (int i = 1; i <= REDUCER_UPVALUES; i++) lua_getupvalue(L, 1, i);
   lua_pushvalue(L, 2);
   lua_pushvalue(L, 3);
-  lua_pushcclosure(L, bound_call, REDUCER_UPVALUES + 2);
+  lua_pushvalue(L, 4);
+  lua_pushcclosure(L, bound_call, REDUCER_UPVALUES + 3);
   return 1;
 }
 

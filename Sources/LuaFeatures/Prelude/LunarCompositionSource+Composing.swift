@@ -216,7 +216,8 @@ function hooks.compose(feature, level)
   end
 
   -- NB: the routing above is host code: it runs outside the instruction budget, which counts the
-  --     author's reducers (called through `user`). An error leaves the budget on.
+  --     author's reducers (called through `user`). An error leaves the budget on. (A store's own
+  --     feature skips this wrapper: its bound call switches the budget itself, see host.bind.)
   local function reduce(state, action, deps)
     untimed()
     local result = run(state, action, deps)
@@ -224,7 +225,7 @@ function hooks.compose(feature, level)
     return result
   end
 
-  composedReducers[reduce] = true
+  composedReducers[reduce] = run
   return reduce, origin or name
 end
 

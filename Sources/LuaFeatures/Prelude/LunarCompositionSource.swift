@@ -145,13 +145,16 @@ local fallback = { nextID = 0 }
 local current = fallback          -- the instance of the call in progress
 local stacks = setmetatable({}, { __mode = "k" })      -- a stack's array -> its entry
 
+-- For a composed reducer: a function that makes a new instance current, and the routing itself
+-- (`reduce` without its budget switch, which the host's call does instead). Nil for a plain one.
 host.enterInstance = function(reduce)
-  if not composedReducers[reduce] then return nil end
+  local run = composedReducers[reduce]
+  if run == nil then return nil end
   local instance = { nextID = 0 }
   return function()
     current = instance
     depth = 0
-  end
+  end, run
 end
 
 local function copyState(t, depth)

@@ -71,12 +71,11 @@ function host.bind(reduce, deps)
   local run = host.reduce
   -- NB: a composed feature (one with a `body`) keeps per-instance data (stack ids): it is made
   --     current before each call. Plain features skip this.
-  local enter = host.enterInstance(reduce)
+  local enter, routing = host.enterInstance(reduce)
   if enter ~= nil then
-    return function(state, action)
-      enter()
-      return run(reduce, state, action, deps)
-    end
+    -- NB: the routing is trusted host code: the bound call runs it, and `enter`, outside the
+    --     instruction budget (journal.c).
+    return core.bind(run, routing, deps, enter)
   end
   return core.bind(run, reduce, deps)
 end

@@ -29,8 +29,15 @@ static inline int lunar_budget_leave(lunar_host *h, int status) {
   return status;
 }
 
+/* The count hook that enforces the instruction budget (state.c). */
+void lunar_count_hook(lua_State *L, lua_Debug *ar);
+
 /* The count hook on L if the budget is on and the hook is not there (it is taken off while the
    prelude's composition code runs, see journal.c; an error can leave it off). Cannot raise. */
+static inline void lunar_ensure_hook_of(lunar_host *h, lua_State *L) {
+  if (h->instruction_limit > 0 && lua_gethook(L) != lunar_count_hook)
+    lua_sethook(L, lunar_count_hook, LUA_MASKCOUNT, h->hook_interval);
+}
 void lunar_ensure_hook(lua_State *L);
 /* Takes the count hook off L (only while trusted prelude code runs). Cannot raise. */
 void lunar_hook_off(lua_State *L);

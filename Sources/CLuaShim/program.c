@@ -219,7 +219,7 @@ int lunar_call(lunar_host *h, lua_State *L, const unsigned char *program, size_t
      program of n values is at least n bytes long, so `length` slots are always enough. */
   if (length <= 64 && length > 0 && lua_checkstack(L, (int)length) && push_simple(L, &r, &pushed)) {
     lunar_budget_enter(h);
-    lunar_ensure_hook(L);
+    lunar_ensure_hook_of(h, L);
     status = lua_pcall(L, pushed - 1, nresults, handler);
     status = lunar_budget_leave(h, status);
   } else {
@@ -231,7 +231,7 @@ int lunar_call(lunar_host *h, lua_State *L, const unsigned char *program, size_t
       lua_pushcfunction(L, call_worker);
       lua_pushlightuserdata(L, &job);
       lunar_budget_enter(h);
-      lunar_ensure_hook(L);
+      lunar_ensure_hook_of(h, L);
       status = lua_pcall(L, 1, LUA_MULTRET, handler);
       status = lunar_budget_leave(h, status);
     }
@@ -360,7 +360,7 @@ int lunar_call_refs_integer(lunar_host *h, lua_State *L, int function, int table
   lua_rawgeti(L, LUA_REGISTRYINDEX, table);
   lua_pushinteger(L, (lua_Integer)value);
   lunar_budget_enter(h);
-  lunar_ensure_hook(L);
+  lunar_ensure_hook_of(h, L);
   int status = lua_pcall(L, 2, nresults, handler);
   status = lunar_budget_leave(h, status);
   if (handler != 1) {

@@ -91,7 +91,7 @@ int lunar_openlibs(lua_State *L) {
    The budget is shared by all threads, so a script cannot escape it by spreading work over
    coroutines. Once exhausted, it fires on every instruction: a script that catches the error with
    pcall gets another one at its next instruction, so the error always reaches the host. */
-static void count_hook(lua_State *L, lua_Debug *ar) {
+void lunar_count_hook(lua_State *L, lua_Debug *ar) {
   (void)ar;
   lunar_host *h = lunar_host_of(L);
   if (h->instruction_limit <= 0) {
@@ -101,11 +101,11 @@ static void count_hook(lua_State *L, lua_Debug *ar) {
   if (h->depth == 0) return; /* finalizers during a host push: not part of any call */
   if (!h->exhausted) {
     if (lua_gethookcount(L) != h->hook_interval)
-      lua_sethook(L, count_hook, LUA_MASKCOUNT, h->hook_interval); /* left over from an old exhaustion */
+      lua_sethook(L, lunar_count_hook, LUA_MASKCOUNT, h->hook_interval); /* left over from an old exhaustion */
     h->remaining -= h->hook_interval;
     if (h->remaining > 0) return;
     h->exhausted = 1;
-    lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
+    lua_sethook(L, lunar_count_hook, LUA_MASKCOUNT, 1);
   }
   /* NB: inside a hook, level 0 is the Lua function being run, so the message names its line. */
   luaL_where(L, 0);
@@ -119,7 +119,7 @@ void lunar_set_instruction_limit(lua_State *L, int64_t limit) {
   h->instruction_limit = limit > 0 ? limit : 0;
   h->hook_interval = limit <= 0 ? 0 : (limit < 1000 ? (int)limit : 1000);
   if (limit > 0)
-    lua_sethook(L, count_hook, LUA_MASKCOUNT, h->hook_interval);
+    lua_sethook(L, lunar_count_hook, LUA_MASKCOUNT, h->hook_interval);
   else
     lua_sethook(L, NULL, 0, 0);
 }
@@ -208,11 +208,7 @@ int lunar_pushhostfunction(lua_State *L, void *context) {
   return lua_pcall(L, 1, 1, 0);
 }
 
-void lunar_ensure_hook(lua_State *L) {
-  lunar_host *h = lunar_host_of(L);
-  if (h->instruction_limit > 0 && lua_gethook(L) != count_hook)
-    lua_sethook(L, count_hook, LUA_MASKCOUNT, h->hook_interval);
-}
+void lunar_ensure_hook(lua_State *L) { lunar_ensure_hook_of(lunar_host_of(L), L); }
 
 void lunar_hook_off(lua_State *L) {
   if (lunar_host_of(L)->instruction_limit > 0) lua_sethook(L, NULL, 0, 0);
@@ -221,7 +217,7 @@ void lunar_hook_off(lua_State *L) {
 void lunar_install_hook(lua_State *co) {
   lunar_host *h = lunar_host_of(co);
   if (h->instruction_limit > 0)
-    lua_sethook(co, count_hook, LUA_MASKCOUNT, h->hook_interval);
+    lua_sethook(co, lunar_count_hook, LUA_MASKCOUNT, h->hook_interval);
   else
     lua_sethook(co, NULL, 0, 0);
 }

@@ -10,7 +10,7 @@
    loaded later, from another thread). Written once, before any thread exists, so never raced. */
 static pthread_t main_thread;
 static int main_thread_known;
-/* Whether the main actor was seen running on the main thread (see LuaFeatures' onMainActor). */
+/* Whether the main actor was seen running on the main thread (see LuaFeatures' LuaReducer.reduce). */
 static _Atomic int main_actor_there;
 
 __attribute__((constructor)) static void lunar_record_main_thread(void) {

@@ -24,7 +24,7 @@ typedef struct journal_state {
   lua_Integer proxies;     /* nested proxies made during the call */
 } journal_state;
 
-enum { SLOT_ACTIVE = 1, SLOT_GENERATION, SLOT_COUNT, SLOT_PENDING, SLOT_SHUFFLED, SLOT_PROXIES };
+enum { SLOT_ACTIVE = 1, SLOT_GENERATION, SLOT_COUNT, SLOT_PENDING, SLOT_SHUFFLED, SLOT_PROXIES, SLOT_ROOT };
 
 static lua_Integer *slot(journal_state *j, lua_Integer n) {
   switch (n) {
@@ -42,6 +42,10 @@ static int state_index(lua_State *L) {
   lua_Integer n = lua_tointeger(L, 2);
   if (n == SLOT_ACTIVE) {
     lua_pushboolean(L, j->active);
+    return 1;
+  }
+  if (n == SLOT_ROOT) { /* the root proxy of the call in progress (or of the last one) */
+    lua_getiuservalue(L, 1, 1);
     return 1;
   }
   lua_Integer *p = slot(j, n);
@@ -63,9 +67,9 @@ static int state_newindex(lua_State *L) {
   return 0;
 }
 
-/* state() -> a fresh `st`, all zero */
+/* state() -> a fresh `st`, all zero; its user value holds the current call's root proxy */
 static int new_state(lua_State *L) {
-  journal_state *j = (journal_state *)lua_newuserdatauv(L, sizeof(journal_state), 0);
+  journal_state *j = (journal_state *)lua_newuserdatauv(L, sizeof(journal_state), 1);
   memset(j, 0, sizeof *j);
   if (luaL_newmetatable(L, "lunar.journalstate")) {
     lua_pushcfunction(L, state_index);
@@ -87,10 +91,20 @@ static int new_state(lua_State *L) {
 
 static journal_state *journal_of(lua_State *L, int idx) { return (journal_state *)lua_touserdata(L, idx); }
 
-/* Whether the proxy at 1 belongs to the running call. */
+static int is_root(lua_State *L) { return !lua_isnil(L, UP(12)); }
+
+/* Whether the proxy at 1 belongs to the running call: a root proxy is the call's own (each call
+   makes a new one, so one kept from an earlier call is refused); a nested one carries the call's
+   generation. */
 static int live(lua_State *L) {
   journal_state *j = journal_of(L, UP(1));
   if (!j->active) return 0;
+  if (is_root(L)) {
+    lua_getiuservalue(L, UP(1), 1);
+    int current = lua_rawequal(L, -1, 1);
+    lua_pop(L, 1);
+    return current;
+  }
   lua_pushvalue(L, UP(2));
   lua_rawget(L, 1);
   lua_Integer generation = lua_tointeger(L, -1);
@@ -105,8 +119,6 @@ static int raise_stale(lua_State *L) {
   lua_call(L, 1, 0);
   return 0; /* not reached: stale raises */
 }
-
-static int is_root(lua_State *L) { return !lua_isnil(L, UP(12)); }
 
 /* Pushes the real table behind the proxy at 1. */
 static void push_real(lua_State *L) {
@@ -208,10 +220,10 @@ static int methods(lua_State *L) {
 
 /* ---- the reducer call ----
    upvalues: 1 st, 2 journal, 3 rootMetatables (weak, real -> metatable), 4 rootMetatableOf,
-             5 commit, 6 endCall, 7 finish, 8 REAL key, 9 GEN key, 10 ROOT path marker,
-             and for a bound reducer: 11 the feature's reduce, 12 its deps, 13 enter (or nil) */
+             5 commit, 6 endCall, 7 finish, 8 ROOT path marker,
+             and for a bound reducer: 9 the feature's reduce, 10 its deps, 11 enter (or nil) */
 
-#define REDUCER_UPVALUES 10
+#define REDUCER_UPVALUES 8
 
 /* With fn, state, action, deps at 1..4: what the host reads. Nothing (no change, no effect);
    nil, 1, path, key, isNil, value (one write, no effect); or finish(result)'s results. A
@@ -224,17 +236,14 @@ static int reduce_with(lua_State *L, int trusted) {
   } else {
     j->count = 0;
   }
-  lua_Integer generation = ++j->generation;
+  ++j->generation;
   j->active = 1;
 
   lua_pushvalue(L, 1); /* 5: the reducer */
-  lua_createtable(L, 0, 2); /* 6: the root proxy { [REAL] = state, [GEN] = generation } */
-  lua_pushvalue(L, UP(8));
-  lua_pushvalue(L, 2);
-  lua_rawset(L, 6);
-  lua_pushvalue(L, UP(9));
-  lua_pushinteger(L, generation);
-  lua_rawset(L, 6);
+  /* 6: the root proxy, empty: its metamethods close over the state, and it is the call's own */
+  lua_createtable(L, 0, 0);
+  lua_pushvalue(L, 6);
+  lua_setiuservalue(L, UP(1), 1);
   lua_pushvalue(L, 2);
   if (lua_rawget(L, UP(3)) == LUA_TNIL) {
     lua_pop(L, 1);
@@ -264,7 +273,7 @@ static int reduce_with(lua_State *L, int trusted) {
       lua_pushnil(L);
       lua_pushinteger(L, 1);
       lua_rawgeti(L, journal, 4); /* path */
-      if (lua_rawequal(L, -1, UP(10))) {
+      if (lua_rawequal(L, -1, UP(8))) {
         lua_pop(L, 1);
         lua_pushinteger(L, 0);
       }
@@ -301,19 +310,19 @@ static int reduce_call(lua_State *L) {
    its `enter` first, and the routing outside the budget */
 static int bound_call(lua_State *L) {
   lua_settop(L, 2);
-  int trusted = !lua_isnil(L, UP(13));
+  int trusted = !lua_isnil(L, UP(11));
   if (trusted) {
     lunar_hook_off(L);
-    lua_pushvalue(L, UP(13));
+    lua_pushvalue(L, UP(11));
     lua_call(L, 0, 0);
   }
-  lua_pushvalue(L, UP(11));
+  lua_pushvalue(L, UP(9));
   lua_insert(L, 1);
-  lua_pushvalue(L, UP(12));
+  lua_pushvalue(L, UP(10));
   return reduce_with(L, trusted);
 }
 
-/* reducer(st, journal, rootMetatables, rootMetatableOf, commit, endCall, finish, REAL, GEN, ROOT)
+/* reducer(st, journal, rootMetatables, rootMetatableOf, commit, endCall, finish, ROOT)
    -> reduce(fn, state, action, deps) */
 static int make_reducer(lua_State *L) {
   luaL_checkudata(L, 1, "lunar.journalstate");
@@ -332,6 +341,16 @@ static int bind(lua_State *L) {
   lua_pushvalue(L, 3);
   lua_pushvalue(L, 4);
   lua_pushcclosure(L, bound_call, REDUCER_UPVALUES + 3);
+  return 1;
+}
+
+/* rootReal(v) -> the state table behind a root proxy; nil for anything else (nested proxies carry
+   theirs under REAL) */
+static int root_real(lua_State *L) {
+  lua_settop(L, 1);
+  if (lua_type(L, 1) != LUA_TTABLE || !lua_getmetatable(L, 1)) return 0;
+  if (lua_getfield(L, 2, "__index") != LUA_TFUNCTION || lua_tocfunction(L, 3) != proxy_index) return 0;
+  if (lua_getupvalue(L, 3, 12) == NULL) return 0;
   return 1;
 }
 
@@ -362,7 +381,7 @@ static int user(lua_State *L) {
 }
 
 static int journal_library_worker(lua_State *L) {
-  lua_createtable(L, 0, 7);
+  lua_createtable(L, 0, 8);
   lua_pushcfunction(L, untimed);
   lua_setfield(L, -2, "untimed");
   lua_pushcfunction(L, timed);
@@ -377,6 +396,8 @@ static int journal_library_worker(lua_State *L) {
   lua_setfield(L, -2, "reducer");
   lua_pushcfunction(L, bind);
   lua_setfield(L, -2, "bind");
+  lua_pushcfunction(L, root_real);
+  lua_setfield(L, -2, "rootReal");
   return 1;
 }
 

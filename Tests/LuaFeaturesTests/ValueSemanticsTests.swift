@@ -28,6 +28,10 @@ struct ValueSemanticsTests {
           state.items[1] = state.items[3]
         elseif action.type == "bumpFirst" then
           state.items[1].n = 100
+        elseif action.type == "snapshotWhole" then
+          state.before = state
+        elseif action.type == "wrapWhole" then
+          state.history = { state }
         end
       end,
     }
@@ -54,6 +58,21 @@ struct ValueSemanticsTests {
     let (store, reducer, _) = try run([["type": "shareNewTable"], ["type": "copySubtree"], ["type": "bump"]])
     #expect(store.state.selected == ["n": 9])
     #expect(store.state.items == [["n": 1], ["n": 2], ["n": 3]])
+    #expect(try reducer.residentState() == store.state.value)
+  }
+
+  @Test func assigningTheWholeStateIntoItselfStoresACopyOfIt() throws {
+    let (store, reducer, harness) = try run([["type": "snapshotWhole"], ["type": "bumpFirst"]])
+    #expect(harness.takeErrors().isEmpty)
+    #expect(store.state.before == ["items": [["n": 1], ["n": 2], ["n": 3]]])
+    #expect(store.state.items == [["n": 100], ["n": 2], ["n": 3]])
+    #expect(try reducer.residentState() == store.state.value)
+  }
+
+  @Test func theWholeStateInsideANewTableIsStoredAsACopy() throws {
+    let (store, reducer, harness) = try run([["type": "wrapWhole"], ["type": "bumpFirst"]])
+    #expect(harness.takeErrors().isEmpty)
+    #expect(store.state.history == [["items": [["n": 1], ["n": 2], ["n": 3]]]])
     #expect(try reducer.residentState() == store.state.value)
   }
 

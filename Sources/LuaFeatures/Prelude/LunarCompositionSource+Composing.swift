@@ -160,7 +160,7 @@ function hooks.compose(feature, level)
   local n, containerCount, stackCount = #list, #containers, #stackEntries
 
   local function run(state, action, deps)
-    local real = rawget(state, REAL) or state
+    local real = realOf(state) or state
     depth = depth + 1
     for s = 1, stackCount do
       local items = rawget(real, stackEntries[s].key)

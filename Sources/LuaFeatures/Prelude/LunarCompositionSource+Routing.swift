@@ -69,7 +69,7 @@ local function elementOf(name, e, state, action)
     fail(name, "an action for lunar." .. e.kind .. "(" .. describe(e.key) .. ") names its element: " ..
       "{ type = " .. describe(e.key) .. ", id = …, action = {…} }")
   end
-  local real = rawget(state, REAL)
+  local real = realOf(state)
   local items = real and rawget(real, e.key) or state[e.key]
   if type(items) ~= "table" then
     fail(name, "state." .. e.key .. " is " .. describe(items) .. ", but lunar." .. e.kind .. " needs an array there")

@@ -48,7 +48,7 @@ local lunar, hooks, effect = base.lunarTable, base.hooks, base.effect
 local describe, isFeature, isEffect, descriptionOf, definedAt =
   base.describe, base.isFeature, base.isEffect, base.descriptionOf, base.definedAt
 local internals = host.internals
-local REAL, PATH, childProxy = internals.REAL, internals.PATH, internals.childProxy
+local REAL, PATH, childProxy, realOf = internals.REAL, internals.PATH, internals.childProxy, internals.realOf
 local journal, journalLength = internals.journal, internals.journalLength
 local untimed, timed, user = internals.untimed, internals.timed, internals.user
 
@@ -176,7 +176,7 @@ function lunar.push(list, screen, childState)
   if type(screen) ~= "string" then
     error("lunar.push expects the name of a destination, got " .. describe(screen), 2)
   end
-  local real = rawget(list, REAL)
+  local real = realOf(list)
   local stack = stacks[real]
   local destination = stack and stack.destinations[screen]
   if stack ~= nil and destination == nil then

@@ -63,7 +63,7 @@ local function finish(result)
   return serialize(result), changeResults()
 end
 
-host.reduce = core.reducer(st, journal, rootMetatables, rootMetatableOf, commit, endCall, finish, REAL, GEN, ROOT)
+host.reduce = core.reducer(st, journal, rootMetatables, rootMetatableOf, commit, endCall, finish, ROOT)
 
 --- A reducer call with its feature's `reduce` and `deps` bound: `bound(state, action)`, what
 --- the host calls for every action (two arguments keep the host's call on its fast path).
@@ -87,6 +87,7 @@ host.commit = commit
 --- nested proxies, the journal itself (entries of four: table, key, old value, path) and its length.
 host.internals = {
   REAL = REAL,
+  realOf = realOf,
   PATH = PATH,
   proxyOf = proxyOf,
   -- NB: a proxy left out of the per-call cache (so the call ends without resetting it): for the

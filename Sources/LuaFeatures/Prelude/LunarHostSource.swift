@@ -39,8 +39,14 @@ local ROOT = {}                 -- the path of the root table in journal entries
 -- NB: the call's scalars live in C (journal.c), shared with its metamethods and reducer call;
 --     Lua reads and writes them as slots: whether a call runs, its generation, the journal's
 --     length, the effect handles it registered, the tables it shuffled, the nested proxies it made.
-local ACTIVE, GENERATION, COUNT, PENDING, SHUFFLED, PROXIES = 1, 2, 3, 4, 5, 6
+local ACTIVE, GENERATION, COUNT, PENDING, SHUFFLED, PROXIES, ROOTPROXY = 1, 2, 3, 4, 5, 6, 7
 local st = core.state()
+local rootReal = core.rootReal
+
+-- The table behind a proxy: nested ones carry it, the root proxy's metamethods close over it.
+local function realOf(value)
+  return rawget(value, REAL) or rootReal(value)
+end
 local proxies = {}              -- real table -> nested proxy, for the current reducer call
 local journal = {}
 local proxyMT = {}
@@ -113,8 +119,8 @@ local function adopt(t, depth)
   if depth > 200 then return end
   for k, v in next, t do
     if type(v) == "table" then
-      local real = rawget(v, REAL)
-      if real ~= nil and getmetatable(v) == "lunar.state" then
+      local real = getmetatable(v) == "lunar.state" and realOf(v) or nil
+      if real ~= nil then
         local copy = copyOf(real, 0)
         markInState(copy, 0)
         t[k] = copy
@@ -129,7 +135,7 @@ end
 -- unwrapped from their proxies and copied when they are already part of the state elsewhere.
 local function stored(value, target)
   if type(value) ~= "table" then return value end
-  local real = rawget(value, REAL)
+  local real = realOf(value)
   local parent = rawget(value, PARENT)
   if real == nil then real = value end
   if not isStateTable(real) then return value end
@@ -176,8 +182,8 @@ proxyMT.__pairs = function(proxy)
 end
 
 -- The root proxy's metatable is made once per resident state and kept; each call gets a fresh,
--- tiny proxy (so a `state` kept from an earlier call is refused). The metamethods close over the
--- table.
+-- empty proxy (journal.c), the only root proxy live during the call, so a `state` kept from an
+-- earlier call is refused. The metamethods close over the table.
 local rootMetatables = setmetatable({}, { __mode = "k" })   -- resident state table -> metatable
 
 local function rootMetatableOf(real)
@@ -192,11 +198,11 @@ local function rootMetatableOf(real)
     __index = index,
     __newindex = newindex,
     __len = function(proxy)
-      if not st[ACTIVE] or rawget(proxy, GEN) ~= st[GENERATION] then stale("#") end
+      if not st[ACTIVE] or st[ROOTPROXY] ~= proxy then stale("#") end
       return #real
     end,
     __pairs = function(proxy)
-      if not st[ACTIVE] or rawget(proxy, GEN) ~= st[GENERATION] then stale("pairs") end
+      if not st[ACTIVE] or st[ROOTPROXY] ~= proxy then stale("pairs") end
       return pairsOf(real, {}), proxy, nil
     end,
   }

@@ -344,6 +344,36 @@ static int bind(lua_State *L) {
   return 1;
 }
 
+/* maker(st, REAL, PATH, GEN, PARENT, metatable) -> make(real, path, parent): a nested proxy
+   { [REAL] = real, [PATH] = path, [GEN] = the call's generation, [PARENT] = parent } */
+static int make_proxy(lua_State *L) {
+  lua_settop(L, 3);
+  journal_state *j = journal_of(L, UP(1));
+  lua_createtable(L, 0, 4);
+  lua_pushvalue(L, UP(2));
+  lua_pushvalue(L, 1);
+  lua_rawset(L, 4);
+  lua_pushvalue(L, UP(3));
+  lua_pushvalue(L, 2);
+  lua_rawset(L, 4);
+  lua_pushvalue(L, UP(4));
+  lua_pushinteger(L, j->generation);
+  lua_rawset(L, 4);
+  lua_pushvalue(L, UP(5));
+  lua_pushvalue(L, 3);
+  lua_rawset(L, 4);
+  lua_pushvalue(L, UP(6));
+  lua_setmetatable(L, 4);
+  return 1;
+}
+
+static int proxy_maker(lua_State *L) {
+  luaL_checkudata(L, 1, "lunar.journalstate");
+  lua_settop(L, 6);
+  lua_pushcclosure(L, make_proxy, 6);
+  return 1;
+}
+
 /* rootReal(v) -> the state table behind a root proxy; nil for anything else (nested proxies carry
    theirs under REAL) */
 static int root_real(lua_State *L) {
@@ -381,7 +411,7 @@ static int user(lua_State *L) {
 }
 
 static int journal_library_worker(lua_State *L) {
-  lua_createtable(L, 0, 8);
+  lua_createtable(L, 0, 9);
   lua_pushcfunction(L, untimed);
   lua_setfield(L, -2, "untimed");
   lua_pushcfunction(L, timed);
@@ -398,6 +428,8 @@ static int journal_library_worker(lua_State *L) {
   lua_setfield(L, -2, "bind");
   lua_pushcfunction(L, root_real);
   lua_setfield(L, -2, "rootReal");
+  lua_pushcfunction(L, proxy_maker);
+  lua_setfield(L, -2, "proxyMaker");
   return 1;
 }
 

@@ -14,7 +14,7 @@ end
 -- The ids of the elements state[key] held before this action and that were written over; whether
 -- it was touched at all.
 local function previousIDs(real, key, items)
-  local n = journalLength()
+  local n = st[COUNT]
   local touched, ids, replaced = false, nil, nil
   for i = 1, n, 4 do
     local t = journal[i]
@@ -91,7 +91,7 @@ end
 -- Cancels the effects of a presented child that went away or was replaced by another identity.
 local function checkPresented(name, e, real, effects, count)
   local key = e.key
-  for i = 1, journalLength(), 4 do
+  for i = 1, st[COUNT], 4 do
     if journal[i] == real and journal[i + 1] == key then
       local before, now = journal[i + 2], rawget(real, key)
       if now ~= nil and type(now) ~= "table" then
@@ -112,7 +112,7 @@ end
 -- Whether this action wrote to `real` itself or to one of its containers: only then can a child
 -- have gone (a write inside a child cannot remove it).
 local function touches(real, containers, containerCount)
-  for i = 1, journalLength(), 4 do
+  for i = 1, st[COUNT], 4 do
     local t = journal[i]
     if t == real then return true end
     for c = 1, containerCount do
@@ -160,7 +160,8 @@ function hooks.compose(feature, level)
   local n, containerCount, stackCount = #list, #containers, #stackEntries
 
   local function run(state, action, deps)
-    local real = realOf(state) or state
+    local proxied = realOf(state)            -- nil when `state` is a plain table
+    local real = proxied or state
     depth = depth + 1
     for s = 1, stackCount do
       local items = rawget(real, stackEntries[s].key)
@@ -186,7 +187,7 @@ function hooks.compose(feature, level)
           -- NB: inlined route(): the path of every row action.
           local sub = action.action
           if type(sub) ~= "table" or type(rawget(sub, "type")) ~= "string" then childAction(name, e, action) end
-          local id, element = elementOf(name, e, state, action)
+          local id, element = elementOf(name, e, state, proxied, action)
           result = user(e.child.reduce, element, sub, deps)
           if result ~= nil then result = childEffect(result, e.child, e.key, id, id, "forEach") end
         else

@@ -63,13 +63,13 @@ local function childEffect(result, child, key, id, identity, mode)
   return effect { kind = "child", key = key, id = id, identity = identity, mode = mode, effect = result }
 end
 
-local function elementOf(name, e, state, action)
+-- `real` is the table behind `state`, or nil when `state` is a plain table.
+local function elementOf(name, e, state, real, action)
   local id = action.id
   if id == nil then
     fail(name, "an action for lunar." .. e.kind .. "(" .. describe(e.key) .. ") names its element: " ..
       "{ type = " .. describe(e.key) .. ", id = …, action = {…} }")
   end
-  local real = realOf(state)
   local items = real and rawget(real, e.key) or state[e.key]
   if type(items) ~= "table" then
     fail(name, "state." .. e.key .. " is " .. describe(items) .. ", but lunar." .. e.kind .. " needs an array there")
@@ -117,7 +117,7 @@ local function route(name, e, state, real, action, deps, dismissals)
     return childEffect(user(e.child.reduce, sub, childAction(name, e, action), deps), e.child, key, nil, nil, "scope"), dismissals
   elseif kind == "forEach" then
     local sub = childAction(name, e, action)
-    local id, element = elementOf(name, e, state, action)
+    local id, element = elementOf(name, e, state, realOf(state), action)
     return childEffect(user(e.child.reduce, element, sub, deps), e.child, key, id, id, "forEach"), dismissals
   elseif kind == "ifLet" then
     local sub = childAction(name, e, action)
@@ -136,7 +136,7 @@ local function route(name, e, state, real, action, deps, dismissals)
     return childEffect(user(e.child.reduce, state[key], sub, deps), e.child, key, nil, identity, "ifLet"), dismissals
   else -- stack
     local sub = childAction(name, e, action)
-    local id, element = elementOf(name, e, state, action)
+    local id, element = elementOf(name, e, state, realOf(state), action)
     if sub.type == "dismiss" then
       dismissals = dismissals or {}
       dismissals[#dismissals + 1] = e

@@ -84,7 +84,8 @@ host.rollback = rollback
 host.commit = commit
 
 --- What the composition chunk needs of the journal: the proxies' keys to their table and path,
---- nested proxies, the journal itself (entries of four: table, key, old value, path) and its length.
+--- nested proxies, the journal itself (entries of four: table, key, old value, path) and its length
+--- (`st[COUNT]`).
 host.internals = {
   REAL = REAL,
   realOf = realOf,
@@ -92,11 +93,10 @@ host.internals = {
   proxyOf = proxyOf,
   -- NB: a proxy left out of the per-call cache (so the call ends without resetting it): for the
   --     one child proxy composition makes per action. `real` is already part of the state.
-  childProxy = function(real, path, parent)
-    return setmetatable({ [REAL] = real, [PATH] = path, [GEN] = st[GENERATION], [PARENT] = parent }, proxyMT)
-  end,
+  childProxy = makeProxy,
   journal = journal,
-  journalLength = function() return st[COUNT] end,
+  st = st,
+  COUNT = COUNT,
   -- NB: the budget around trusted code (journal.c): composition runs untimed, authors' code timed.
   untimed = core.untimed,
   timed = core.timed,

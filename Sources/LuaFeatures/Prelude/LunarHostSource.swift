@@ -52,6 +52,9 @@ local journal = {}
 local proxyMT = {}
 proxyMT.__name = "lunar.state"
 proxyMT.__metatable = "lunar.state"
+-- NB: a nested proxy is made in C: `{ [REAL] = real, [PATH] = path, [GEN] = generation,
+--     [PARENT] = parent }` with proxyMT, in one call.
+local makeProxy = core.proxyMaker(st, REAL, PATH, GEN, PARENT, proxyMT)
 local inState = setmetatable({}, { __mode = "k" })       -- tables known to be part of a state
 local shuffled = {}                                      -- tables whose elements moved this call
 
@@ -84,7 +87,7 @@ end
 local function proxyOf(real, path, parent)
   local proxy = proxies[real]
   if proxy == nil then
-    proxy = setmetatable({ [REAL] = real, [PATH] = path, [GEN] = st[GENERATION], [PARENT] = parent }, proxyMT)
+    proxy = makeProxy(real, path, parent)
     proxies[real] = proxy
     st[PROXIES] = st[PROXIES] + 1
     inState[real] = true

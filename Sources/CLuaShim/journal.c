@@ -254,8 +254,14 @@ static int reduce_with(lua_State *L, int trusted) {
   lua_setmetatable(L, 6);
   lua_pushvalue(L, 3);
   lua_pushvalue(L, 4);
-  if (trusted) lunar_hook_off(L);
-  lua_call(L, 3, 1); /* 5: the result */
+  if (trusted) {
+    /* the routing also gets the state table itself, which it would otherwise look up */
+    lua_pushvalue(L, 2);
+    lunar_hook_off(L);
+    lua_call(L, 4, 1); /* 5: the result */
+  } else {
+    lua_call(L, 3, 1); /* 5: the result */
+  }
   if (trusted) lunar_ensure_hook(L);
 
   if (j->shuffled > 0 || j->proxies > 0) {

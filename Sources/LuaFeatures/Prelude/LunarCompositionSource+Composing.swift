@@ -116,7 +116,7 @@ local function touches(real, containers, containerCount)
     local t = journal[i]
     if t == real then return true end
     for c = 1, containerCount do
-      if t == rawget(real, containers[c].key) then return true end
+      if t == real[containers[c].key] then return true end   -- NB: `real` is a plain state table
     end
   end
   return false
@@ -159,8 +159,9 @@ function hooks.compose(feature, level)
   end
   local n, containerCount, stackCount = #list, #containers, #stackEntries
 
-  local function run(state, action, deps)
-    local proxied = realOf(state)            -- nil when `state` is a plain table
+  -- `root`: the state table behind `state` when the host's call passes it (a store's own feature).
+  local function run(state, action, deps, root)
+    local proxied = root or realOf(state)    -- nil when `state` is a plain table
     local real = proxied or state
     depth = depth + 1
     for s = 1, stackCount do

@@ -70,16 +70,20 @@ local function elementOf(name, e, state, real, action)
     fail(name, "an action for lunar." .. e.kind .. "(" .. describe(e.key) .. ") names its element: " ..
       "{ type = " .. describe(e.key) .. ", id = …, action = {…} }")
   end
-  local items = real and rawget(real, e.key) or state[e.key]
+  -- NB: `real` and the tables in it are plain state tables (no metatable but the empty-array
+  --     marker's, which has no __index): indexing them needs no rawget.
+  local items = real and real[e.key] or state[e.key]
   if type(items) ~= "table" then
     fail(name, "state." .. e.key .. " is " .. describe(items) .. ", but lunar." .. e.kind .. " needs an array there")
   end
-  items = rawget(items, REAL) or items
+  if real == nil then items = rawget(items, REAL) or items end
   -- NB: the cache's answer checked inline; indexOf rebuilds it when stale.
   local cache = indexes[items]
   local index = cache and cache[id]
   local element = index and items[index]
-  if type(element) ~= "table" or rawget(element, "id") ~= id then index = indexOf(items, id) end
+  if type(element) ~= "table" or (real and element.id or rawget(element, "id")) ~= id then
+    index = indexOf(items, id)
+  end
   if index == nil then
     fail(name, "no element with id " .. showID(id) .. " in state." .. e.key ..
       " (it was removed, or the action names the wrong id)")

@@ -10,6 +10,7 @@ struct Bench: AsyncParsableCommand {
       Figures are nanoseconds per operation and ratios measured in the same run: compare ratios, \
       not absolute times, on a shared machine. Run with:
 
+        swift run -c release lunar bench [PATH]   a feature's ns/action (given PATH), then `lua`
         swift run -c release lunar bench core     Store.send against a bare reducer call
         swift run -c release lunar bench lua      a Lua reducer through the store, the bare C API,
                                                   a Swift reducer and a Redux store in plain Lua
@@ -17,7 +18,8 @@ struct Bench: AsyncParsableCommand {
                                                   ns/action for a feature's scripted action mix
         swift run -c release lunar bench bridge   LuaBridge calls and encoding against the C API
       """,
-    subcommands: [Core.self, Lua.self, Feature.self, Bridge.self, ReloadBench.self, Compose.self]
+    subcommands: [All.self, Core.self, Lua.self, Feature.self, Bridge.self, ReloadBench.self, Compose.self],
+    defaultSubcommand: All.self
   )
 
   struct Lua: AsyncParsableCommand {

@@ -1,0 +1,27 @@
+import Foundation
+import Testing
+
+/// `lunar bench [PATH]`: the feature's figure, then the built-in comparison (tiny runs here: the
+/// figures are meaningless in a debug build, only their shape is checked).
+struct BenchCommandTests {
+  @Test func benchOfAFeatureReportsItsMixAndTheBuiltInComparison() async throws {
+    let output = try await Lunar.run(
+      ["bench", "examples/counter", "--iterations", "200", "--repetitions", "1", "--json"], input: "")
+    #expect(output.status == 0, "\(output)")
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any], "\(output)")
+    let feature = try #require(object["feature"] as? [String: Any], "\(output)")
+    let lua = try #require(object["lua"] as? [String: Any], "\(output)")
+    #expect(feature["feature"] as? String == "Counter")
+    #expect((feature["ns"] as? Double ?? 0) > 0)
+    #expect(feature["errors"] as? Int == 0)
+    #expect((lua["ratioToBare"] as? Double ?? 0) > 1, "a Lua reducer through the store costs more than the bare call")
+  }
+
+  @Test func benchWithoutAPathRunsTheComparisonOnly() async throws {
+    let output = try await Lunar.run(["bench", "--iterations", "200", "--repetitions", "1"], input: "")
+    #expect(output.status == 0, "\(output)")
+    #expect(output.stdout.hasPrefix("lua: a no-effect action"), "\(output)")
+    #expect(output.stdout.contains("bare C API, state in registry"))
+  }
+}

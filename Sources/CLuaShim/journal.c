@@ -385,7 +385,9 @@ static int proxy_maker(lua_State *L) {
 static int root_real(lua_State *L) {
   lua_settop(L, 1);
   if (lua_type(L, 1) != LUA_TTABLE || !lua_getmetatable(L, 1)) return 0;
-  if (lua_getfield(L, 2, "__index") != LUA_TFUNCTION || lua_tocfunction(L, 3) != proxy_index) return 0;
+  /* NB: raw, so that a script's own metatable (one with a metatable of its own) runs nothing */
+  lua_pushliteral(L, "__index");
+  if (lua_rawget(L, 2) != LUA_TFUNCTION || lua_tocfunction(L, 3) != proxy_index) return 0;
   if (lua_getupvalue(L, 3, 12) == NULL) return 0;
   return 1;
 }

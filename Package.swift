@@ -79,6 +79,10 @@ let package = Package(
       ]
     ),
     .executableTarget(
+      name: "lunar-workload",
+      dependencies: ["LuaFeatures", "Composable", "LuaBridge", "LuaBridgeBench"]
+    ),
+    .executableTarget(
       name: "lunar",
       dependencies: [
         "LuaFeatures",

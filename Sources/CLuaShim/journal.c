@@ -3,9 +3,10 @@
 #include "internal.h"
 
 /*
- * The hot path of a Lua feature's action, in C: the reducer call and the state proxies' reads and
- * writes. The Lua prelude (lunar_host.lua) owns the rest of the journal machinery — value
- * semantics for tables, rollback, change lists, pairs — and calls back into it here only on the
+ * The hot path of a Lua feature's action, in C: the reducer call, the state proxies' reads and
+ * writes, making nested proxies, and switching the instruction budget off around composition's
+ * routing. The Lua prelude (lunar_host.lua) owns the rest of the journal machinery — value
+ * semantics for tables, rollback, change lists, pairs — and is called back from here only on the
  * rare paths (a table read or assigned).
  *
  * Why C: every instruction of a reducer call runs under the count hook that enforces the
@@ -17,7 +18,7 @@
 /* The call's scalars, shared with the prelude: a userdata that Lua indexes as `st[SLOT]`. */
 typedef struct journal_state {
   int active;              /* a reducer call is running */
-  lua_Integer generation;  /* the current call's number (stale proxies carry an older one) */
+  lua_Integer generation;  /* the current call's number (an earlier call's nested proxies carry an older one) */
   lua_Integer count;       /* journal entries in use (4 per write: table, key, old value, path) */
   lua_Integer pending;     /* effect handles registered by the current call */
   lua_Integer shuffled;    /* tables whose elements moved during the call */

@@ -38,7 +38,10 @@ local function createStore(reduce, initial)
   return store
 end
 
-local store = createStore(reducer, { count = 0, steps = 0, title = "counter", loading = false })
+-- NB: the same state as Lunar's side of the benchmark: a count and ten rows.
+local items = {}
+for i = 1, 10 do items[i] = { title = "item " .. i, done = false } end
+local store = createStore(reducer, { count = 0, items = items })
 local seen = 0
 store.subscribe(function() seen = seen + 1 end)
 

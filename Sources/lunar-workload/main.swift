@@ -25,27 +25,6 @@ guard arguments.count == 2, let times = Int(arguments.last!), times > 0 else {
 }
 let name = arguments.first!
 
-/// The reducer of `lunar bench lua`.
-let counterSource = """
-  return function(state, action)
-    if action.type == "increment" then
-      state.count = state.count + 1
-    end
-  end
-  """
-
-/// The row of `lunar bench compose`.
-let todoSource = """
-  local lunar = require "lunar"
-  return lunar.feature {
-    name = "Todo",
-    initial = { id = 0, title = "", done = false },
-    reduce = function(state, action)
-      if action.type == "toggle" then state.done = not state.done end
-    end,
-  }
-  """
-
 @MainActor
 func send(_ action: LuaValue, times: Int, to feature: LuaFeature, from state: LuaState) {
   let store = Store(initialState: state) { feature.reducer() }
@@ -60,43 +39,22 @@ func run() throws {
   }
   switch name {
   case "bare":
-    _ = try BareReducerBaseline(source: counterSource, items: 10).measure(iterations: times, repetitions: 1)
+    _ = try BareReducerBaseline(source: BenchScripts.counterReducer, items: 10).measure(iterations: times, repetitions: 1)
   case "lua", "lua-unbudgeted":
     let host = try LuaFeatureHost(limits: .init(instructionsPerCall: name == "lua" ? 1_000_000 : nil))
     let feature = try host.load(
-      source: """
-        local lunar = require "lunar"
-        local reduce = (function() \(counterSource) end)()
-        local items = {}
-        for i = 1, 10 do items[i] = { title = "item " .. i, done = false } end
-        return lunar.feature { name = "Bench", initial = { count = 0, items = items }, reduce = reduce }
-        """,
+      source: BenchScripts.counterFeature(items: 10),
       chunkName: "bench.lua"
     )
     send(["type": "increment"], times: times, to: feature, from: feature.initialState)
   case "lone":
     let host = try LuaFeatureHost(limits: .init(instructionsPerCall: 1_000_000))
-    let todo = try host.load(source: todoSource, chunkName: "todo.lua")
+    let todo = try host.load(source: BenchScripts.todoFeature, chunkName: "todo.lua")
     send(["type": "toggle"], times: times, to: todo, from: LuaState(["id": 500, "title": "row", "done": false]))
   case "compose":
     let host = try LuaFeatureHost(limits: .init(instructionsPerCall: 1_000_000))
     let list = try host.load(
-      source: """
-        local lunar = require "lunar"
-        local Todo = (function() \(todoSource) end)()
-        local todos = {}
-        for i = 1, 1000 do todos[i] = { id = i, title = "row " .. i, done = false } end
-        return lunar.feature {
-          name = "Todos",
-          initial = { todos = todos, toggled = 0 },
-          body = {
-            lunar.forEach("todos", Todo),
-            lunar.reduce(function(state, action)
-              if action.type == "clearDone" then state.toggled = 0 end
-            end),
-          },
-        }
-        """,
+      source: BenchScripts.todoList(rows: 1000),
       chunkName: "todos.lua"
     )
     send(["type": "todos", "id": 500, "action": ["type": "toggle"]], times: times, to: list, from: list.initialState)

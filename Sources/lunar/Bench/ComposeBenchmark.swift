@@ -2,6 +2,7 @@ import ArgumentParser
 import Composable
 import Foundation
 import LuaBridge
+import LuaBridgeBench
 import LuaFeatures
 
 extension Bench {
@@ -44,21 +45,6 @@ struct ComposeBenchmark {
   let repetitions: Int
   let rows: Int
 
-  static let todoSource = """
-    local lunar = require "lunar"
-    return lunar.feature {
-      name = "Todo",
-      initial = { id = 0, title = "", done = false },
-      reduce = function(state, action)
-        if action.type == "toggle" then
-          state.done = not state.done
-        elseif action.type == "rename" then
-          state.title = action.title
-        end
-      end,
-    }
-    """
-
   struct Result {
     var lone: Double
     var composed: Double
@@ -90,26 +76,9 @@ struct ComposeBenchmark {
       errors += 1
       if errors == 1 { FileHandle.standardError.write(Data("bench compose: \(error)\n".utf8)) }
     }
-    let todo = try host.load(source: Self.todoSource, chunkName: "todo.lua")
+    let todo = try host.load(source: BenchScripts.todoFeature, chunkName: "todo.lua")
     let list = try host.load(
-      source: """
-        local lunar = require "lunar"
-        local Todo = (function() \(Self.todoSource) end)()
-        local todos = {}
-        for i = 1, \(rows) do todos[i] = { id = i, title = "row " .. i, done = false } end
-        return lunar.feature {
-          name = "Todos",
-          initial = { todos = todos, toggled = 0 },
-          body = {
-            lunar.forEach("todos", Todo),
-            lunar.reduce(function(state, action)
-              if action.type == "clearDone" then
-                state.toggled = 0
-              end
-            end),
-          },
-        }
-        """,
+      source: BenchScripts.todoList(rows: rows),
       chunkName: "todos.lua"
     )
     let lone = Store(initialState: LuaState(["id": .integer(Int64(rows / 2)), "title": "row", "done": false])) {

@@ -12,16 +12,6 @@ struct LuaFeatureBenchmark {
   let iterations: Int
   let repetitions: Int
 
-  static let reducerSource = """
-    return function(state, action)
-      if action.type == "increment" then
-        state.count = state.count + 1
-      elseif action.type == "decrement" then
-        state.count = state.count - 1
-      end
-    end
-    """
-
   struct Result {
     var bare: Double
     var lunar: Double
@@ -56,7 +46,7 @@ struct LuaFeatureBenchmark {
   }
 
   func run() throws -> Result {
-    let bare = try BareReducerBaseline(source: Self.reducerSource, items: 10)
+    let bare = try BareReducerBaseline(source: BenchScripts.counterReducer, items: 10)
     let lunar = try lunarStore(items: 10)
     let lunarLarge = try lunarStore(items: 10_000)
     let swift = Store(initialState: BenchCounter.State()) { BenchCounter() }
@@ -83,13 +73,7 @@ struct LuaFeatureBenchmark {
   private func lunarStore(items: Int) throws -> Store<LuaState, LuaValue> {
     let host = try LuaFeatureHost(limits: .init(instructionsPerCall: 1_000_000))
     let feature = try host.load(
-      source: """
-        local lunar = require "lunar"
-        local reduce = (function() \(Self.reducerSource) end)()
-        local items = {}
-        for i = 1, \(items) do items[i] = { title = "item " .. i, done = false } end
-        return lunar.feature { name = "Bench", initial = { count = 0, items = items }, reduce = reduce }
-        """,
+      source: BenchScripts.counterFeature(items: items),
       chunkName: "bench.lua"
     )
     let store = Store(initialState: feature.initialState) { feature.reducer() }

@@ -420,25 +420,12 @@ static int user(lua_State *L) {
 }
 
 static int journal_library_worker(lua_State *L) {
-  lua_createtable(L, 0, 9);
-  lua_pushcfunction(L, untimed);
-  lua_setfield(L, -2, "untimed");
-  lua_pushcfunction(L, timed);
-  lua_setfield(L, -2, "timed");
-  lua_pushcfunction(L, user);
-  lua_setfield(L, -2, "user");
-  lua_pushcfunction(L, new_state);
-  lua_setfield(L, -2, "state");
-  lua_pushcfunction(L, methods);
-  lua_setfield(L, -2, "methods");
-  lua_pushcfunction(L, make_reducer);
-  lua_setfield(L, -2, "reducer");
-  lua_pushcfunction(L, bind);
-  lua_setfield(L, -2, "bind");
-  lua_pushcfunction(L, root_real);
-  lua_setfield(L, -2, "rootReal");
-  lua_pushcfunction(L, proxy_maker);
-  lua_setfield(L, -2, "proxyMaker");
+  static const luaL_Reg functions[] = {
+    {"state", new_state},     {"methods", methods},   {"proxyMaker", proxy_maker},
+    {"reducer", make_reducer}, {"bind", bind},        {"rootReal", root_real},
+    {"untimed", untimed},     {"timed", timed},       {"user", user},
+    {NULL, NULL}};
+  luaL_newlib(L, functions);
   return 1;
 }
 

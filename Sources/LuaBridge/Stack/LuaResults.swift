@@ -61,6 +61,13 @@ public struct LuaResults {
   @inlinable
   public func string(_ position: Int, reusing candidate: LuaString? = nil) -> LuaString? {
     guard let index = index(position), lua_type(state, index) == LUA_TSTRING else { return nil }
+    return string(at: index, reusing: candidate)
+  }
+
+  /// The string at stack index `index` (which must hold one), or `candidate` when it has the
+  /// same bytes.
+  @inlinable
+  func string(at index: Int32, reusing candidate: LuaString?) -> LuaString? {
     var length = 0
     guard let chars = lua_tolstring(state, index, &length) else { return nil }
     let bytes = UnsafeRawBufferPointer(start: chars, count: length)
@@ -98,14 +105,10 @@ public struct LuaResults {
       defer { lua_settop(state, -2) }
       switch lua_rawgeti(state, index, lua_Integer(offset + 1)) {
       case LUA_TSTRING:
-        var length = 0
-        guard let chars = lua_tolstring(state, -1, &length) else { return nil }
-        let bytes = UnsafeRawBufferPointer(start: chars, count: length)
-        if offset < candidates.count, case let .string(candidate) = candidates[offset], candidate.bytes.elementsEqual(bytes) {
-          keys.append(.string(candidate))
-        } else {
-          keys.append(.string(LuaString(bytes: bytes)))
-        }
+        var candidate: LuaString?
+        if offset < candidates.count, case let .string(string) = candidates[offset] { candidate = string }
+        guard let key = string(at: -1, reusing: candidate) else { return nil }
+        keys.append(.string(key))
       case LUA_TNUMBER where lua_isinteger(state, -1) != 0:
         keys.append(.integer(lua_tointegerx(state, -1, nil)))
       default:

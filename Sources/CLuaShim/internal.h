@@ -10,6 +10,9 @@ extern const char lunar_key_errortext;
 extern const char lunar_key_hostfn_meta;
 extern const char lunar_key_raise_marker;
 
+/* The allocator of every state (alloc.c). */
+void *lunar_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
+
 /* Budget bookkeeping around every entry that runs Lua code. */
 static inline void lunar_budget_enter(lunar_host *h) {
   if (h->depth++ == 0) {

@@ -23,6 +23,7 @@ typedef struct journal_state {
   lua_Integer pending;     /* effect handles registered by the current call */
   lua_Integer shuffled;    /* tables whose elements moved during the call */
   lua_Integer proxies;     /* nested proxies made during the call */
+  const void *root;        /* the current call's root proxy (also the user value, for Lua) */
 } journal_state;
 
 enum { SLOT_ACTIVE = 1, SLOT_GENERATION, SLOT_COUNT, SLOT_PENDING, SLOT_SHUFFLED, SLOT_PROXIES, SLOT_ROOT };
@@ -100,12 +101,7 @@ static int is_root(lua_State *L) { return !lua_isnil(L, UP(12)); }
 static int live(lua_State *L) {
   journal_state *j = journal_of(L, UP(1));
   if (!j->active) return 0;
-  if (is_root(L)) {
-    lua_getiuservalue(L, UP(1), 1);
-    int current = lua_rawequal(L, -1, 1);
-    lua_pop(L, 1);
-    return current;
-  }
+  if (is_root(L)) return lua_topointer(L, 1) == j->root;
   lua_pushvalue(L, UP(2));
   lua_rawget(L, 1);
   lua_Integer generation = lua_tointeger(L, -1);
@@ -243,6 +239,7 @@ static int reduce_with(lua_State *L, int trusted) {
   lua_pushvalue(L, 1); /* 5: the reducer */
   /* 6: the root proxy, empty: its metamethods close over the state, and it is the call's own */
   lua_createtable(L, 0, 0);
+  j->root = lua_topointer(L, 6);
   lua_pushvalue(L, 6);
   lua_setiuservalue(L, UP(1), 1);
   lua_pushvalue(L, 2);
@@ -316,6 +313,12 @@ static int reduce_call(lua_State *L) {
 /* bound(state, action): reduce with the feature's function and deps; for a composed feature,
    its `enter` first, and the routing outside the budget */
 static int bound_call(lua_State *L) {
+  if (lua_type(L, 2) == LUA_TLIGHTUSERDATA) {
+    /* from lunar_reduce: the action as a push program, decoded here, inside the protected call */
+    lunar_reader *action = (lunar_reader *)lua_touserdata(L, 2);
+    lua_settop(L, 1);
+    lunar_decode_value(L, action, 0);
+  }
   lua_settop(L, 2);
   int trusted = !lua_isnil(L, UP(11));
   if (trusted) {

@@ -8,30 +8,6 @@ const char lunar_key_errortext = 0;
 const char lunar_key_hostfn_meta = 0;
 const char lunar_key_raise_marker = 0;
 
-/* The allocator: counts every byte against the host's ceiling and refuses growth past it. Lua then
-   runs an emergency collection, retries once, and raises a memory error (LUA_ERRMEM). Shrinking and
-   freeing are never refused: Lua relies on them succeeding. */
-static void *lunar_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
-  lunar_host *h = (lunar_host *)ud;
-  size_t old = ptr ? osize : 0; /* for new blocks osize holds the object's type */
-  if (nsize == 0) {
-    free(ptr);
-    h->bytes_in_use -= old;
-    return NULL;
-  }
-  if (nsize > old && h->bytes_limit != 0 && h->bytes_in_use - old + nsize > h->bytes_limit) {
-    h->memory_refusals++;
-    return NULL;
-  }
-  void *block = realloc(ptr, nsize);
-  if (block == NULL) {
-    h->memory_refusals++;
-    return NULL;
-  }
-  h->bytes_in_use = h->bytes_in_use - old + nsize;
-  return block;
-}
-
 lunar_host *lunar_host_of(lua_State *L) {
   void *ud = NULL;
   lua_getallocf(L, &ud);

@@ -82,12 +82,19 @@ typedef struct lunar_host {
   /* host functions */
   lunar_host_call call;
   lunar_host_release release;
+  /* the allocator's pool of small blocks (alloc.c); all zero at first */
+  void *pool_free[8];          /* free blocks by size class: 16, 32, …, 128 bytes */
+  void *pool_chunks;           /* the chunks blocks are cut from, freed by lunar_pool_release */
+  char *pool_cursor;           /* the uncut rest of the newest chunk */
+  size_t pool_left;
 } lunar_host;
 
 /* ---- state ---- */
 
 /* A new state whose allocator counts against `host`; NULL if it cannot be created. Not protected. */
 lua_State *lunar_newstate(lunar_host *host);
+/* Frees the allocator's pool of small blocks: call after lua_close of the host's state. */
+void lunar_pool_release(lunar_host *host);
 /* Opens base, string, table, math, utf8, coroutine (and no others), removes dofile and loadfile,
    and creates the registry slots LuaBridge uses. Protected; leaves nothing (or the error). */
 int lunar_openlibs(lua_State *L);
@@ -134,6 +141,36 @@ int lunar_pushhostfunction(lua_State *L, void *context);
    __index and __newindex) and `reducer` (the reducer call). Protected; leaves the table (or the
    error). */
 int lunar_push_journal_library(lua_State *L);
+
+/* What lunar_reduce found in a reducer call's results. */
+enum {
+  LUNAR_REDUCED_NOTHING = 0, /* no write, no effect; no results */
+  LUNAR_REDUCED_ROOT_FIELD,  /* one scalar written to a string key of the root, no effect */
+  LUNAR_REDUCED_FIELD,       /* the same at a nested path: the path (an array of keys) is result 3 */
+  LUNAR_REDUCED_OTHER        /* anything else: the prelude's results, for the general path */
+};
+
+typedef struct lunar_reduced {
+  int kind;                  /* LUNAR_REDUCED_* */
+  int count;                 /* results left on the stack (the caller pops them) */
+  const char *key;           /* for the *_FIELD kinds: the key, valid while the results are */
+  size_t key_length;
+  int value_type;            /* LUA_TBOOLEAN, LUA_TNUMBER or LUA_TSTRING */
+  int is_integer;
+  int boolean;
+  lua_Integer integer;
+  lua_Number number;
+  const char *string;        /* valid while the results are on the stack */
+  size_t string_length;
+} lunar_reduced;
+
+/* Calls the bound reducer `bound` (a registry reference to journal.c's `bind` result) with the
+   state table `state` (a registry reference) and the action written as a push program of one
+   value, under the message handler and the instruction budget, like lunar_call. On success
+   `out` says what the call did and `out->count` results are left on the stack; on failure one
+   error object is. */
+int lunar_reduce(lunar_host *h, lua_State *L, int bound, int state, const unsigned char *action,
+                 size_t length, lunar_reduced *out);
 
 /* ---- errors ---- */
 

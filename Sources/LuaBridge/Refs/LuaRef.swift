@@ -41,6 +41,9 @@ public final class LuaRef: LuaPushable, LuaReadable {
   /// The Lua type of the value.
   public let type: LuaType
 
+  /// The registry index, for the VM's package-level hot paths (valid while this reference lives).
+  package var registryID: Int32 { id }
+
   init(vm: LuaVM, id: Int32, type: LuaType) {
     self.vm = vm
     self.id = id

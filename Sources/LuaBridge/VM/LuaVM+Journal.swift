@@ -1,5 +1,6 @@
 import CLua
 import CLuaShim
+import Foundation
 
 extension LuaVM {
   /// The C half of LuaFeatures' reducer calls: a table with `rootMethods` and `reducer`, whose
@@ -15,5 +16,84 @@ extension LuaVM {
     let status = lunar_push_journal_library(state)
     guard status == LUA_OK else { throw takeError(status: status, from: state) }
     return LuaTable(LuaRef(vm: self, id: try popReference(), type: .table))
+  }
+}
+
+/// What a reducer call did, as ``LuaVM/reduce(_:on:with:reusing:)`` reads it.
+package enum LuaReduction {
+  /// No write and no effect.
+  case unchanged
+  /// One field set to a scalar (not nil), no effect; `path` is empty for a field of the root.
+  case field(path: [LuaValue], key: LuaString, value: LuaValue)
+  /// Anything else: the prelude's results (the effect, then the changes), for the general path.
+  case results([LuaValue])
+}
+
+extension LuaVM {
+  /// Runs one action through a bound reducer (journal.c's `bind`): the hot path of a Lua feature.
+  ///
+  /// ```swift
+  /// switch try vm.reduce(bound, on: resident, with: action, reusing: last) {
+  /// case .unchanged: …
+  /// case let .field(path, key, value): …   // patch the snapshot
+  /// case let .results(results): …          // the general path
+  /// }
+  /// ```
+  ///
+  /// The call, its budget and its errors are those of ``call(_:on:with:)``; the commonest outcomes
+  /// are read in C. `reusing` is the last field's path and key: when the same field is set again,
+  /// they are returned instead of new copies, so that such an action allocates nothing for them.
+  ///
+  /// - Parameters:
+  ///   - bound: The ``LuaRef/registryID`` of the bound reducer, and `state` that of the state
+  ///     table: references of this VM, which the caller keeps alive. (Ids rather than references,
+  ///     so that the hot path retains nothing.)
+  package func reduce(
+    _ bound: Int32, on state: Int32, with action: LuaValue,
+    reusing last: (path: [LuaValue], key: LuaString?)
+  ) throws(LuaError) -> LuaReduction {
+    var writer = makeWriter()
+    defer { recycle(&writer) }
+    do { try action.write(to: &writer) } catch { throw Self.argumentError(error, position: 2) }
+    let L = self.state
+    let top = lua_gettop(L)
+    var reduced = lunar_reduced()
+    let status = lunar_reduce(
+      host, L, bound, state,
+      writer.base.assumingMemoryBound(to: UInt8.self), writer.count, &reduced)
+    guard status == LUA_OK else { throw callError(status: status, on: L, hasObject: reduced.count > 0) }
+    defer { lua_settop(L, top) }
+    let results = LuaResults(vm: self, state: L, base: top, count: Int(reduced.count))
+    switch Int(reduced.kind) {
+    case Int(LUNAR_REDUCED_NOTHING):
+      return .unchanged
+    case Int(LUNAR_REDUCED_ROOT_FIELD):
+      return .field(path: [], key: Self.key(reduced, reusing: last.key), value: Self.scalar(reduced))
+    case Int(LUNAR_REDUCED_FIELD):
+      if let path = results.keys(3, reusing: last.path) {
+        return .field(path: path, key: Self.key(reduced, reusing: last.key), value: Self.scalar(reduced))
+      }
+    default:
+      break
+    }
+    return .results(try results.values())
+  }
+
+  private static func key(_ reduced: lunar_reduced, reusing candidate: LuaString?) -> LuaString {
+    let bytes = UnsafeRawBufferPointer(start: reduced.key, count: reduced.key_length)
+    if let candidate, candidate.bytes.count == bytes.count,
+      bytes.isEmpty || candidate.bytes.withUnsafeBytes({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 })
+    {
+      return candidate
+    }
+    return LuaString(bytes: bytes)
+  }
+
+  private static func scalar(_ reduced: lunar_reduced) -> LuaValue {
+    switch reduced.value_type {
+    case LUA_TBOOLEAN: return .boolean(reduced.boolean != 0)
+    case LUA_TNUMBER: return reduced.is_integer != 0 ? .integer(reduced.integer) : .number(reduced.number)
+    default: return .string(LuaString(bytes: UnsafeRawBufferPointer(start: reduced.string, count: reduced.string_length)))
+    }
   }
 }

@@ -58,6 +58,7 @@ public final class LuaVM {
     host.pointee.call = { L, context, count in LuaVM.dispatch(L!, context!, count!) }
     host.pointee.release = { context in Unmanaged<HostFunctionBox>.fromOpaque(context!).release() }
     guard let L = lunar_newstate(host) else {
+      lunar_pool_release(host)
       host.deallocate()
       throw LuaError(kind: .memory, message: "not enough memory to create a Lua state")
     }
@@ -76,6 +77,7 @@ public final class LuaVM {
   deinit {
     // NB: closing runs the __gc of host functions, which releases their Swift closures.
     lua_close(mainState)
+    lunar_pool_release(host)
     lunar_buffer_free(host.pointee.program)
     host.deinitialize(count: 1)
     host.deallocate()

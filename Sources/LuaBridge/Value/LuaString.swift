@@ -40,6 +40,13 @@ public struct LuaString: Sendable, Hashable, Comparable {
   /// The number of bytes (what Lua's `#` returns).
   public var count: Int { bytes.count }
 
+  /// Hashes the bytes in one pass (the synthesized hash feeds them one at a time, and the
+  /// snapshot of a Lua feature hashes a key on every action).
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(bytes.count)
+    bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+  }
+
   /// Orders by bytes, like C's `strcmp` (Lua's own `<` uses the C locale's collation).
   public static func < (lhs: LuaString, rhs: LuaString) -> Bool {
     lhs.bytes.lexicographicallyPrecedes(rhs.bytes)

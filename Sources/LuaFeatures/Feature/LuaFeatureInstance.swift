@@ -6,10 +6,21 @@ import LuaBridge
 @MainActor
 final class LuaFeatureInstance {
   /// The feature it runs; hot reload swaps it between two actions (see `swap(to:)`).
-  var feature: LuaFeature
+  var feature: LuaFeature {
+    didSet { hasSharedFields = !feature.sharedFields.isEmpty }
+  }
   let dependencyOverrides: LuaTable?
-  private(set) var resident: LuaTable?
-  var bound: LuaFunction?
+  private(set) var resident: LuaTable? {
+    didSet { residentID = resident?.reference.registryID }
+  }
+  var bound: LuaFunction? {
+    didSet { boundID = bound?.reference.registryID }
+  }
+  /// The registry ids of `resident` and `bound` (which keep them alive): what the hot path passes,
+  /// so that an action retains neither.
+  private var residentID: Int32?
+  private var boundID: Int32?
+  private var hasSharedFields: Bool
   private var dependencies: LuaTable?
   private(set) var version: UInt64 = 0
   /// The last field an action set, reused while actions set the same one.
@@ -24,7 +35,9 @@ final class LuaFeatureInstance {
 
   /// The host and VM of every feature this instance runs (a reload keeps the host).
   let host: LuaFeatureHost
-  let vm: LuaVM
+  /// NB: unowned(unsafe): `host` owns the VM for as long as this instance lives, and every action
+  ///     would otherwise retain and release it.
+  unowned(unsafe) let vm: LuaVM
 
   init(feature: LuaFeature, dependencyOverrides: LuaTable?) {
     self.feature = feature
@@ -32,6 +45,7 @@ final class LuaFeatureInstance {
     // NB: stored rather than read through `feature` on each action: fewer retains on the hot path.
     self.host = feature.host
     self.vm = feature.host.vm
+    self.hasSharedFields = !feature.sharedFields.isEmpty
   }
 
   isolated deinit {
@@ -40,31 +54,30 @@ final class LuaFeatureInstance {
 
   func reduce(into state: inout LuaState, action: LuaValue) -> Effect<LuaValue> {
     do {
-      let hasShared = !feature.sharedFields.isEmpty
+      let hasShared = hasSharedFields
       if hasShared { try pullShared(into: &state) }
-      let resident = try residentTable(for: state)
-      let outcome = try vm.call(try boundReduce(), on: resident, with: action) { results throws(LuaError) in
-        try Outcome(results, last: lastField)
-      }
+      let stateID = try residentID(for: state)
+      let boundID = try self.boundID ?? boundReduce().reference.registryID
+      let outcome = try vm.reduce(boundID, on: stateID, with: action, reusing: lastField)
       // NB: the two commonest actions (nothing changed; one field set to a scalar, no effect) are
       //     settled here, without building the general change list. A scalar set in a keyed table
       //     is what the planner would make of it too.
+      let results: [LuaValue]
       switch outcome {
       case .unchanged:
         committed(&state)
         return .none
       case let .field(path, key, value):
-        if case .table? = state.storage.value(at: path) {
+        if path.isEmpty ? state.storage.setRootField(key, to: value) : state.storage.setField(at: path, key, to: value) {
           lastField = (path, key)
-          state.storage.apply(.setField(path: path, key: key, value: value), reread: nil)
           committed(&state)
           if hasShared { pushShared(CollectionOfOne(.setField(path: path, key: key, value: value)), state: state) }
           return .none
         }
-      case .general:
-        break
+        results = [.nil, .integer(1), path.isEmpty ? .integer(0) : .array(path), .string(key), .boolean(false), value]
+      case let .results(all):
+        results = all
       }
-      let results = outcome.results
       do {
         if results.count > 2, results[1].isNil, let message = results[2].stringValue {
           let origin = feature.origin.split(separator: ":")
@@ -74,7 +87,8 @@ final class LuaFeatureInstance {
           )
         }
         let effect = try translate(results.first ?? .nil, action: action)
-        let patches = try plan(results, state: state, resident: resident)
+        // NB: set by `residentID(for:)` above.
+        let patches = try plan(results, state: state, resident: resident!)
         // NB: no commit call: the prelude commits this call when the next one starts.
         for (patch, reread) in patches { state.storage.apply(patch, reread: reread) }
         committed(&state)
@@ -113,6 +127,14 @@ final class LuaFeatureInstance {
     }
     resident = table
     return table
+  }
+
+  /// `residentTable(for:)`'s registry id, without retaining it when it is current.
+  private func residentID(for state: LuaState) throws(LuaError) -> Int32 {
+    if let residentID, state.residency == LuaState.Residency(instance: ObjectIdentifier(self), version: version) {
+      return residentID
+    }
+    return try residentTable(for: state).reference.registryID
   }
 
   /// The resident table, when `state` is the one the last action produced.

@@ -156,6 +156,22 @@ extension LuaValue {
     }
   }
 
+  /// Sets `key` of this keyed table to `value` (not nil) in place; `false` when this is not one.
+  mutating func setRootField(_ key: LuaString, to value: LuaValue) -> Bool {
+    guard case var .table(fields) = self else { return false }
+    self = .nil  // NB: so that `fields` is the only reference, and is not copied
+    fields[key] = value
+    self = .table(fields)
+    return true
+  }
+
+  /// Sets `key` of the keyed table at `path` to `value` (not nil); `false` when there is none.
+  mutating func setField(at path: [LuaValue], _ key: LuaString, to value: LuaValue) -> Bool {
+    guard case .table? = self.value(at: path) else { return false }
+    apply(.setField(path: path, key: key, value: value), reread: nil)
+    return true
+  }
+
   /// Applies a planned patch; `reread` holds the fresh values of `.replace` paths.
   mutating func apply(_ patch: StatePatch, reread: LuaValue?) {
     switch patch {
@@ -201,5 +217,13 @@ extension LuaString {
   var isDecimalInteger: Bool {
     guard let text = string, let integer = Int64(text) else { return false }
     return String(integer) == text
+  }
+}
+
+extension LuaString {
+  /// Whether the key starts with a digit: such keys can stand for a mixed table's integer keys,
+  /// which only the general patch planner handles.
+  var looksLikeIndex: Bool {
+    bytes.first.map { (48...57).contains($0) } ?? false
   }
 }

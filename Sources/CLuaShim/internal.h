@@ -55,6 +55,12 @@ typedef struct lunar_reader {
 } lunar_reader;
 void lunar_decode_value(lua_State *L, lunar_reader *r, int depth);
 
+/* What lunar_reduce passes its bound reducer (as a light userdata in place of the action). */
+typedef struct lunar_reduce_job {
+  lunar_reader action; /* the action, as a push program of one value */
+  lunar_reduced *out;  /* what the call did, filled by the bound reducer */
+} lunar_reduce_job;
+
 int lunar_trampoline(lua_State *L);
 
 #endif

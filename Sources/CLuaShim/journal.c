@@ -202,30 +202,124 @@ static int proxy_newindex(lua_State *L) {
   return 0;
 }
 
+/* The root proxy's metamethods: the hottest code of a reducer call (most reads and writes are
+   fields of the root), so they read their upvalues in place and call the API as little as they can.
+   The VM always passes (proxy, key[, value]); a script calling them by hand with fewer arguments
+   reads nils, which the checks below refuse. */
+
+static int root_index(lua_State *L) {
+  journal_state *j = journal_of(L, UP(1));
+  if (!j->active || lua_topointer(L, 1) != j->root) return raise_stale(L);
+  lua_settop(L, 2);
+  lua_pushvalue(L, 2);
+  if (lua_rawget(L, UP(12)) != LUA_TTABLE) return 1; /* 3 */
+  if (lua_getmetatable(L, 3)) {
+    int marked = lua_rawequal(L, -1, UP(5));
+    lua_pop(L, 1);
+    if (!marked) return 1;
+  }
+  /* proxyOf(value, {key}, real) */
+  lua_pushvalue(L, UP(6));
+  lua_pushvalue(L, 3);
+  lua_createtable(L, 1, 0);
+  lua_pushvalue(L, 2);
+  lua_rawseti(L, -2, 1);
+  lua_pushvalue(L, UP(12));
+  lua_call(L, 3, 1);
+  return 1;
+}
+
+static int root_newindex(lua_State *L) {
+  journal_state *j = journal_of(L, UP(1));
+  if (!j->active || lua_topointer(L, 1) != j->root) return raise_stale(L);
+  lua_settop(L, 3);
+  int keytype = lua_type(L, 2);
+  if (keytype != LUA_TSTRING &&
+      (keytype == LUA_TNIL || (keytype == LUA_TNUMBER && !lua_isinteger(L, 2) && isnan(lua_tonumber(L, 2)))))
+    return luaL_error(L, "state keys cannot be nil or NaN");
+  if (lua_type(L, 3) == LUA_TTABLE) {
+    lua_pushvalue(L, UP(9)); /* stored(value, real) */
+    lua_pushvalue(L, 3);
+    lua_pushvalue(L, UP(12));
+    lua_call(L, 2, 1);
+    lua_replace(L, 3);
+  }
+  lua_Integer n = j->count;
+  int journal = UP(8);
+  lua_pushvalue(L, UP(12));
+  lua_rawseti(L, journal, n + 1);
+  lua_pushvalue(L, 2);
+  lua_rawseti(L, journal, n + 2);
+  lua_pushvalue(L, 2);
+  lua_rawget(L, UP(12));
+  lua_rawseti(L, journal, n + 3);
+  lua_pushvalue(L, UP(10));
+  lua_rawseti(L, journal, n + 4);
+  /* NB: counted only once the entry is whole, so a memory error above leaves no half entry. */
+  j->count = n + 4;
+  lua_rawset(L, UP(12)); /* key and value are 2 and 3, the top two */
+  return 0;
+}
+
 /* methods(st, GEN, REAL, PATH, arrayMarker, proxyOf, stale, journal, stored, ROOT, childPath
    [, real]) -> __index, __newindex: for the root proxies of `real`, or for nested proxies
    (which carry their table and path under REAL and PATH) when `real` is nil. */
 static int methods(lua_State *L) {
   luaL_checkudata(L, 1, "lunar.journalstate");
   lua_settop(L, METHOD_UPVALUES);
+  int root = !lua_isnil(L, METHOD_UPVALUES);
   for (int i = 1; i <= METHOD_UPVALUES; i++) lua_pushvalue(L, i);
-  lua_pushcclosure(L, proxy_index, METHOD_UPVALUES);
+  lua_pushcclosure(L, root ? root_index : proxy_index, METHOD_UPVALUES);
   for (int i = 1; i <= METHOD_UPVALUES; i++) lua_pushvalue(L, i);
-  lua_pushcclosure(L, proxy_newindex, METHOD_UPVALUES);
+  lua_pushcclosure(L, root ? root_newindex : proxy_newindex, METHOD_UPVALUES);
   return 2;
 }
 
 /* ---- the reducer call ----
    upvalues: 1 st, 2 journal, 3 rootMetatables (weak, real -> metatable), 4 rootMetatableOf,
              5 commit, 6 endCall, 7 finish, 8 ROOT path marker,
-             and for a bound reducer: 9 the feature's reduce, 10 its deps, 11 enter (or nil) */
+             and for a bound reducer: 9 the feature's reduce, 10 its deps, 11 enter (or nil),
+             12 the last state table, 13 its root metatable (a cache: see reduce_with) */
 
 #define REDUCER_UPVALUES 8
+/* a bound reducer's last state table and its root metatable (see reduce_with) */
+#define BOUND_REAL (REDUCER_UPVALUES + 4)
+#define BOUND_METATABLE (REDUCER_UPVALUES + 5)
 
 /* With fn, state, action, deps at 1..4: what the host reads. Nothing (no change, no effect);
    nil, 1, path, key, isNil, value (one write, no effect); or finish(result)'s results. A
    `trusted` fn (composition's routing) runs outside the instruction budget. */
-static int reduce_with(lua_State *L, int trusted) {
+/* For the host's own calls (lunar_reduce): fills `out` from the call's one write, a scalar set to
+   a string key, and returns the results to leave (none for the root, the path for a nested one);
+   -1 when the write is not of that kind. */
+static int one_write(lua_State *L, lunar_reduced *out) {
+  int journal = UP(2);
+  if (lua_rawgeti(L, journal, 2) != LUA_TSTRING) return -1; /* the key */
+  out->key = lua_tolstring(L, -1, &out->key_length);       /* the journal keeps it alive */
+  lua_rawgeti(L, journal, 1);                               /* the table written */
+  lua_pushvalue(L, -2);
+  int value = lua_gettop(L);
+  switch (out->value_type = lua_rawget(L, -2)) {
+    case LUA_TBOOLEAN: out->boolean = lua_toboolean(L, value); break;
+    case LUA_TNUMBER:
+      out->is_integer = lua_isinteger(L, value);
+      if (out->is_integer) out->integer = lua_tointeger(L, value);
+      else out->number = lua_tonumber(L, value);
+      break;
+    case LUA_TSTRING: out->string = lua_tolstring(L, value, &out->string_length); break; /* kept by the table */
+    default: return -1; /* nil (a removal) or a table: the general path */
+  }
+  lua_settop(L, 5);
+  lua_rawgeti(L, journal, 4); /* the path */
+  if (lua_rawequal(L, -1, UP(8))) {
+    out->kind = LUNAR_REDUCED_ROOT_FIELD;
+    return 0;
+  }
+  out->kind = LUNAR_REDUCED_FIELD;
+  return 1;
+}
+
+static int reduce_with(lua_State *L, int trusted, lunar_reduced *out) {
   journal_state *j = journal_of(L, UP(1));
   if (j->pending > 0 || j->count > 64) {
     lua_pushvalue(L, UP(5));
@@ -242,12 +336,22 @@ static int reduce_with(lua_State *L, int trusted) {
   j->root = lua_topointer(L, 6);
   lua_pushvalue(L, 6);
   lua_setiuservalue(L, UP(1), 1);
-  lua_pushvalue(L, 2);
-  if (lua_rawget(L, UP(3)) == LUA_TNIL) {
-    lua_pop(L, 1);
-    lua_pushvalue(L, UP(4));
+  if (out != NULL && lua_rawequal(L, 2, UP(BOUND_REAL))) {
+    lua_pushvalue(L, UP(BOUND_METATABLE)); /* the same state as the last call's: its metatable */
+  } else {
     lua_pushvalue(L, 2);
-    lua_call(L, 1, 1);
+    if (lua_rawget(L, UP(3)) == LUA_TNIL) {
+      lua_pop(L, 1);
+      lua_pushvalue(L, UP(4));
+      lua_pushvalue(L, 2);
+      lua_call(L, 1, 1);
+    }
+    if (out != NULL) {
+      lua_pushvalue(L, -1);
+      lua_replace(L, UP(BOUND_METATABLE));
+      lua_pushvalue(L, 2);
+      lua_replace(L, UP(BOUND_REAL));
+    }
   }
   lua_setmetatable(L, 6);
   lua_pushvalue(L, 3);
@@ -269,7 +373,19 @@ static int reduce_with(lua_State *L, int trusted) {
     j->active = 0;
   }
 
-  if (lua_isnil(L, 5)) {
+  if (out != NULL) {
+    out->kind = LUNAR_REDUCED_OTHER;
+    if (lua_isnil(L, 5) && j->count == 0) {
+      out->kind = LUNAR_REDUCED_NOTHING;
+      return 0;
+    }
+    if (lua_isnil(L, 5) && j->count == 4) {
+      int left = one_write(L, out);
+      if (left >= 0) return left;
+      out->kind = LUNAR_REDUCED_OTHER;
+      lua_settop(L, 5);
+    }
+  } else if (lua_isnil(L, 5)) {
     if (j->count == 0) return 0;
     if (j->count == 4) {
       /* one write, the most common action */
@@ -307,17 +423,19 @@ static int reduce_with(lua_State *L, int trusted) {
 /* reduce(fn, state, action, deps) */
 static int reduce_call(lua_State *L) {
   lua_settop(L, 4);
-  return reduce_with(L, 0);
+  return reduce_with(L, 0, NULL);
 }
 
 /* bound(state, action): reduce with the feature's function and deps; for a composed feature,
    its `enter` first, and the routing outside the budget */
 static int bound_call(lua_State *L) {
+  lunar_reduced *out = NULL;
   if (lua_type(L, 2) == LUA_TLIGHTUSERDATA) {
     /* from lunar_reduce: the action as a push program, decoded here, inside the protected call */
-    lunar_reader *action = (lunar_reader *)lua_touserdata(L, 2);
+    lunar_reduce_job *job = (lunar_reduce_job *)lua_touserdata(L, 2);
+    out = job->out;
     lua_settop(L, 1);
-    lunar_decode_value(L, action, 0);
+    lunar_decode_value(L, &job->action, 0);
   }
   lua_settop(L, 2);
   int trusted = !lua_isnil(L, UP(11));
@@ -329,7 +447,7 @@ static int bound_call(lua_State *L) {
   lua_pushvalue(L, UP(9));
   lua_insert(L, 1);
   lua_pushvalue(L, UP(10));
-  return reduce_with(L, trusted);
+  return reduce_with(L, trusted, out);
 }
 
 /* reducer(st, journal, rootMetatables, rootMetatableOf, commit, endCall, finish, ROOT)
@@ -350,7 +468,9 @@ static int bind(lua_State *L) {
   lua_pushvalue(L, 2);
   lua_pushvalue(L, 3);
   lua_pushvalue(L, 4);
-  lua_pushcclosure(L, bound_call, REDUCER_UPVALUES + 3);
+  lua_pushnil(L); /* BOUND_REAL */
+  lua_pushnil(L); /* BOUND_METATABLE */
+  lua_pushcclosure(L, bound_call, REDUCER_UPVALUES + 5);
   return 1;
 }
 
@@ -391,7 +511,7 @@ static int root_real(lua_State *L) {
   if (lua_type(L, 1) != LUA_TTABLE || !lua_getmetatable(L, 1)) return 0;
   /* NB: raw, so that a script's own metatable (one with a metatable of its own) runs nothing */
   lua_pushliteral(L, "__index");
-  if (lua_rawget(L, 2) != LUA_TFUNCTION || lua_tocfunction(L, 3) != proxy_index) return 0;
+  if (lua_rawget(L, 2) != LUA_TFUNCTION || lua_tocfunction(L, 3) != root_index) return 0;
   if (lua_getupvalue(L, 3, 12) == NULL) return 0;
   return 1;
 }

@@ -15,7 +15,9 @@ struct BenchCommandTests {
     #expect(feature["feature"] as? String == "Counter")
     #expect((feature["ns"] as? Double ?? 0) > 0)
     #expect(feature["errors"] as? Int == 0)
-    #expect((lua["ratioToBare"] as? Double ?? 0) > 1, "a Lua reducer through the store costs more than the bare call")
+    // NB: no comparison of the figures: 200 actions of a debug build on a busy machine say nothing.
+    #expect((lua["ratioToBare"] as? Double ?? 0) > 0)
+    #expect((lua["lunarNs"] as? Double ?? 0) > 0)
   }
 
   @Test func benchWithoutAPathRunsTheComparisonOnly() async throws {

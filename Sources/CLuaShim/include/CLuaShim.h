@@ -146,7 +146,7 @@ int lunar_push_journal_library(lua_State *L);
 enum {
   LUNAR_REDUCED_NOTHING = 0, /* no write, no effect; no results */
   LUNAR_REDUCED_ROOT_FIELD,  /* one scalar written to a string key of the root, no effect */
-  LUNAR_REDUCED_FIELD,       /* the same at a nested path: the path (an array of keys) is result 3 */
+  LUNAR_REDUCED_FIELD,       /* the same at a nested path: the path (an array of keys) is the result */
   LUNAR_REDUCED_OTHER        /* anything else: the prelude's results, for the general path */
 };
 

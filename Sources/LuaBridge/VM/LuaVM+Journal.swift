@@ -25,6 +25,8 @@ package enum LuaReduction {
   case unchanged
   /// One field set to a scalar (not nil), no effect; `path` is empty for a field of the root.
   case field(path: [LuaValue], key: LuaString, value: LuaValue)
+  /// The same, for the field given as `reusing` (the same path and key): nothing else to copy.
+  case lastField(LuaValue)
   /// Anything else: the prelude's results (the effect, then the changes), for the general path.
   case results([LuaValue])
 }
@@ -42,7 +44,8 @@ extension LuaVM {
   ///
   /// The call, its budget and its errors are those of ``call(_:on:with:)``; the commonest outcomes
   /// are read in C. `reusing` is the last field's path and key: when the same field is set again,
-  /// they are returned instead of new copies, so that such an action allocates nothing for them.
+  /// the outcome is ``LuaReduction/lastField(_:)``, so that such an action copies nothing but the
+  /// value.
   ///
   /// - Parameters:
   ///   - bound: The ``LuaRef/registryID`` of the bound reducer, and `state` that of the state
@@ -68,10 +71,12 @@ extension LuaVM {
     case Int(LUNAR_REDUCED_NOTHING):
       return .unchanged
     case Int(LUNAR_REDUCED_ROOT_FIELD):
-      return .field(path: [], key: Self.key(reduced, reusing: last.key), value: Self.scalar(reduced))
+      if last.path.isEmpty, let key = last.key, Self.matches(reduced, key) { return .lastField(Self.scalar(reduced)) }
+      return .field(path: [], key: LuaString(bytes: Self.keyBytes(reduced)), value: Self.scalar(reduced))
     case Int(LUNAR_REDUCED_FIELD):
-      if let path = results.keys(3, reusing: last.path) {
-        return .field(path: path, key: Self.key(reduced, reusing: last.key), value: Self.scalar(reduced))
+      if let path = results.keys(1, reusing: last.path) {
+        if let key = last.key, Self.matches(reduced, key), path == last.path { return .lastField(Self.scalar(reduced)) }
+        return .field(path: path, key: LuaString(bytes: Self.keyBytes(reduced)), value: Self.scalar(reduced))
       }
     default:
       break
@@ -79,14 +84,15 @@ extension LuaVM {
     return .results(try results.values())
   }
 
-  private static func key(_ reduced: lunar_reduced, reusing candidate: LuaString?) -> LuaString {
-    let bytes = UnsafeRawBufferPointer(start: reduced.key, count: reduced.key_length)
-    if let candidate, candidate.bytes.count == bytes.count,
-      bytes.isEmpty || candidate.bytes.withUnsafeBytes({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 })
-    {
-      return candidate
-    }
-    return LuaString(bytes: bytes)
+  private static func keyBytes(_ reduced: lunar_reduced) -> UnsafeRawBufferPointer {
+    UnsafeRawBufferPointer(start: reduced.key, count: reduced.key_length)
+  }
+
+  /// Whether the key written is `candidate`.
+  private static func matches(_ reduced: lunar_reduced, _ candidate: LuaString) -> Bool {
+    let bytes = keyBytes(reduced)
+    return candidate.bytes.count == bytes.count
+      && (bytes.isEmpty || candidate.bytes.withUnsafeBytes { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 })
   }
 
   private static func scalar(_ reduced: lunar_reduced) -> LuaValue {

@@ -67,6 +67,17 @@ final class LuaFeatureInstance {
       case .unchanged:
         committed(&state)
         return .none
+      case let .lastField(value):
+        // NB: the commonest action of all: the same field as the last one, nothing to copy.
+        if let key = lastField.key, lastField.path.isEmpty ? state.storage.setRootField(key, to: value)
+          : state.storage.setField(at: lastField.path, key, to: value)
+        {
+          committed(&state)
+          if hasShared { pushShared(CollectionOfOne(.setField(path: lastField.path, key: key, value: value)), state: state) }
+          return .none
+        }
+        results = [.nil, .integer(1), lastField.path.isEmpty ? .integer(0) : .array(lastField.path),
+                   lastField.key.map(LuaValue.string) ?? .nil, .boolean(false), value]
       case let .field(path, key, value):
         if path.isEmpty ? state.storage.setRootField(key, to: value) : state.storage.setField(at: path, key, to: value) {
           lastField = (path, key)

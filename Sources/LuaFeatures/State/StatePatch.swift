@@ -160,7 +160,8 @@ extension LuaValue {
   mutating func setRootField(_ key: LuaString, to value: LuaValue) -> Bool {
     guard case var .table(fields) = self else { return false }
     self = .nil  // NB: so that `fields` is the only reference, and is not copied
-    fields[key] = value
+    // NB: an existing key is found without giving the dictionary a copy of it.
+    if let index = fields.index(forKey: key) { fields.values[index] = value } else { fields[key] = value }
     self = .table(fields)
     return true
   }

@@ -24,6 +24,7 @@ typedef struct journal_state {
   lua_Integer shuffled;    /* tables whose elements moved during the call */
   lua_Integer proxies;     /* nested proxies made during the call */
   const void *root;        /* the current call's root proxy (also the user value, for Lua) */
+  const void *root_marker; /* the ROOT path marker, which journal entries of root writes carry */
 } journal_state;
 
 enum { SLOT_ACTIVE = 1, SLOT_GENERATION, SLOT_COUNT, SLOT_PENDING, SLOT_SHUFFLED, SLOT_PROXIES, SLOT_ROOT };
@@ -279,12 +280,15 @@ static int methods(lua_State *L) {
    upvalues: 1 st, 2 journal, 3 rootMetatables (weak, real -> metatable), 4 rootMetatableOf,
              5 commit, 6 endCall, 7 finish, 8 ROOT path marker,
              and for a bound reducer: 9 the feature's reduce, 10 its deps, 11 enter (or nil),
-             12 the last state table, 13 its root metatable (a cache: see reduce_with) */
+             12 the last state table, 13 its root metatable (a cache: see reduce_with),
+             14 the last path of a one-write outcome (see one_write) */
 
 #define REDUCER_UPVALUES 8
 /* a bound reducer's last state table and its root metatable (see reduce_with) */
 #define BOUND_REAL (REDUCER_UPVALUES + 4)
 #define BOUND_METATABLE (REDUCER_UPVALUES + 5)
+/* a bound reducer's last path of a one-write outcome (see one_write) */
+#define BOUND_PATH (REDUCER_UPVALUES + 6)
 
 /* With fn, state, action, deps at 1..4: what the host reads. Nothing (no change, no effect);
    nil, 1, path, key, isNil, value (one write, no effect); or finish(result)'s results. A
@@ -292,14 +296,20 @@ static int methods(lua_State *L) {
 /* For the host's own calls (lunar_reduce): fills `out` from the call's one write, a scalar set to
    a string key, and returns the results to leave (none for the root, the path for a nested one);
    -1 when the write is not of that kind. */
-static int one_write(lua_State *L, lunar_reduced *out) {
+static int one_write(lua_State *L, journal_state *j, lunar_reduced *out) {
   int journal = UP(2);
-  if (lua_rawgeti(L, journal, 2) != LUA_TSTRING) return -1; /* the key */
-  out->key = lua_tolstring(L, -1, &out->key_length);       /* the journal keeps it alive */
-  lua_rawgeti(L, journal, 1);                               /* the table written */
-  lua_pushvalue(L, -2);
+  lua_rawgeti(L, journal, 4); /* 6: the path */
+  int root = lua_topointer(L, 6) == j->root_marker;
+  if (lua_rawgeti(L, journal, 2) != LUA_TSTRING) return -1; /* 7: the key */
+  out->key = lua_tolstring(L, 7, &out->key_length);        /* the journal keeps it alive */
+  int table = 2;                                            /* a root write's table is the state */
+  if (!root) {
+    lua_rawgeti(L, journal, 1);
+    table = 8;
+  }
+  lua_pushvalue(L, 7);
   int value = lua_gettop(L);
-  switch (out->value_type = lua_rawget(L, -2)) {
+  switch (out->value_type = lua_rawget(L, table)) {
     case LUA_TBOOLEAN: out->boolean = lua_toboolean(L, value); break;
     case LUA_TNUMBER:
       out->is_integer = lua_isinteger(L, value);
@@ -309,13 +319,19 @@ static int one_write(lua_State *L, lunar_reduced *out) {
     case LUA_TSTRING: out->string = lua_tolstring(L, value, &out->string_length); break; /* kept by the table */
     default: return -1; /* nil (a removal) or a table: the general path */
   }
-  lua_settop(L, 5);
-  lua_rawgeti(L, journal, 4); /* the path */
-  if (lua_rawequal(L, -1, UP(8))) {
+  if (root) {
     out->kind = LUNAR_REDUCED_ROOT_FIELD;
     return 0;
   }
   out->kind = LUNAR_REDUCED_FIELD;
+  lua_settop(L, 6);
+  /* NB: composition reuses an element's path table from call to call, so the host can skip
+     reading a path it has seen last time; the upvalue keeps it alive, so identity means equality. */
+  out->same_path = lua_rawequal(L, 6, UP(BOUND_PATH));
+  if (!out->same_path) {
+    lua_pushvalue(L, 6);
+    lua_replace(L, UP(BOUND_PATH));
+  }
   return 1;
 }
 
@@ -380,7 +396,7 @@ static int reduce_with(lua_State *L, int trusted, lunar_reduced *out) {
       return 0;
     }
     if (lua_isnil(L, 5) && j->count == 4) {
-      int left = one_write(L, out);
+      int left = one_write(L, j, out);
       if (left >= 0) return left;
       out->kind = LUNAR_REDUCED_OTHER;
       lua_settop(L, 5);
@@ -453,8 +469,9 @@ static int bound_call(lua_State *L) {
 /* reducer(st, journal, rootMetatables, rootMetatableOf, commit, endCall, finish, ROOT)
    -> reduce(fn, state, action, deps) */
 static int make_reducer(lua_State *L) {
-  luaL_checkudata(L, 1, "lunar.journalstate");
+  journal_state *j = (journal_state *)luaL_checkudata(L, 1, "lunar.journalstate");
   lua_settop(L, REDUCER_UPVALUES);
+  j->root_marker = lua_topointer(L, 8); /* kept alive by the closure's upvalues */
   lua_pushcclosure(L, reduce_call, REDUCER_UPVALUES);
   return 1;
 }
@@ -470,7 +487,8 @@ static int bind(lua_State *L) {
   lua_pushvalue(L, 4);
   lua_pushnil(L); /* BOUND_REAL */
   lua_pushnil(L); /* BOUND_METATABLE */
-  lua_pushcclosure(L, bound_call, REDUCER_UPVALUES + 5);
+  lua_pushnil(L); /* BOUND_PATH */
+  lua_pushcclosure(L, bound_call, REDUCER_UPVALUES + 6);
   return 1;
 }
 

@@ -153,6 +153,8 @@ enum {
 typedef struct lunar_reduced {
   int kind;                  /* LUNAR_REDUCED_* */
   int count;                 /* results left on the stack (the caller pops them) */
+  int same_path;             /* for LUNAR_REDUCED_FIELD: the path table is the one of the last
+                                such outcome of this bound reducer */
   const char *key;           /* for the *_FIELD kinds: the key, valid while the results are */
   size_t key_length;
   int value_type;            /* LUA_TBOOLEAN, LUA_TNUMBER or LUA_TSTRING */

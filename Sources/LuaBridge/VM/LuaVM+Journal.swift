@@ -43,7 +43,9 @@ extension LuaVM {
   /// ```
   ///
   /// The call, its budget and its errors are those of ``call(_:on:with:)``; the commonest outcomes
-  /// are read in C. `reusing` is the last field's path and key: when the same field is set again,
+  /// are read in C. `reusing` is the last field's path and key, and whether that path came from
+  /// this bound reducer's last nested write (then an element's path, which composition reuses, is
+  /// recognized without being read): when the same field is set again,
   /// the outcome is ``LuaReduction/lastField(_:)``, so that such an action copies nothing but the
   /// value.
   ///
@@ -53,7 +55,7 @@ extension LuaVM {
   ///     so that the hot path retains nothing.)
   package func reduce(
     _ bound: Int32, on state: Int32, with action: LuaValue,
-    reusing last: (path: [LuaValue], key: LuaString?)
+    reusing last: (path: [LuaValue], key: LuaString?, pathIsLast: Bool)
   ) throws(LuaError) -> LuaReduction {
     var writer = makeWriter()
     defer { recycle(&writer) }
@@ -74,6 +76,9 @@ extension LuaVM {
       if last.path.isEmpty, let key = last.key, Self.matches(reduced, key) { return .lastField(Self.scalar(reduced)) }
       return .field(path: [], key: LuaString(bytes: Self.keyBytes(reduced)), value: Self.scalar(reduced))
     case Int(LUNAR_REDUCED_FIELD):
+      if reduced.same_path != 0, last.pathIsLast, let key = last.key, Self.matches(reduced, key) {
+        return .lastField(Self.scalar(reduced))
+      }
       if let path = results.keys(1, reusing: last.path) {
         if let key = last.key, Self.matches(reduced, key), path == last.path { return .lastField(Self.scalar(reduced)) }
         return .field(path: path, key: LuaString(bytes: Self.keyBytes(reduced)), value: Self.scalar(reduced))

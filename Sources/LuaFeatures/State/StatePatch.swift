@@ -167,10 +167,25 @@ extension LuaValue {
   }
 
   /// Sets `key` of the keyed table at `path` to `value` (not nil); `false` when there is none.
-  mutating func setField(at path: [LuaValue], _ key: LuaString, to value: LuaValue) -> Bool {
-    guard case .table? = self.value(at: path) else { return false }
-    apply(.setField(path: path, key: key, value: value), reread: nil)
-    return true
+  /// One walk down the path, changing each container in place (the hot path of a row action).
+  mutating func setField(at path: ArraySlice<LuaValue>, _ key: LuaString, to value: LuaValue) -> Bool {
+    guard let first = path.first else { return setRootField(key, to: value) }
+    switch first {
+    case let .string(name):
+      guard case var .table(fields) = self, let index = fields.index(forKey: name) else { return false }
+      self = .nil  // NB: as in `modify(at:)`: `fields` stays the only reference
+      let done = fields.values[index].setField(at: path.dropFirst(), key, to: value)
+      self = .table(fields)
+      return done
+    case let .integer(position):
+      guard case var .array(elements) = self, position >= 1, position <= Int64(elements.count) else { return false }
+      self = .nil
+      let done = elements[Int(position - 1)].setField(at: path.dropFirst(), key, to: value)
+      self = .array(elements)
+      return done
+    default:
+      return false
+    }
   }
 
   /// Applies a planned patch; `reread` holds the fresh values of `.replace` paths.

@@ -25,6 +25,8 @@ typedef struct journal_state {
   lua_Integer proxies;     /* nested proxies made during the call */
   const void *root;        /* the current call's root proxy (also the user value, for Lua) */
   const void *root_marker; /* the ROOT path marker, which journal entries of root writes carry */
+  const void *recent[8];   /* the nested proxies made last in the current call (a ring) */
+  lua_Integer made;        /* nested proxies made in the current call */
 } journal_state;
 
 enum { SLOT_ACTIVE = 1, SLOT_GENERATION, SLOT_COUNT, SLOT_PENDING, SLOT_SHUFFLED, SLOT_PROXIES, SLOT_ROOT };
@@ -103,6 +105,11 @@ static int live(lua_State *L) {
   journal_state *j = journal_of(L, UP(1));
   if (!j->active) return 0;
   if (is_root(L)) return lua_topointer(L, 1) == j->root;
+  /* NB: the proxies made last in this call are recognized by address (any of them is the call's
+     own: the ring is emptied at each call); others carry the generation they were made in. */
+  const void *proxy = lua_topointer(L, 1);
+  for (lua_Integer i = 0, n = j->made < 8 ? j->made : 8; i < n; i++)
+    if (j->recent[i] == proxy) return 1;
   lua_pushvalue(L, UP(2));
   lua_rawget(L, 1);
   lua_Integer generation = lua_tointeger(L, -1);
@@ -279,7 +286,7 @@ static int methods(lua_State *L) {
 /* ---- the reducer call ----
    upvalues: 1 st, 2 journal, 3 rootMetatables (weak, real -> metatable), 4 rootMetatableOf,
              5 commit, 6 endCall, 7 finish, 8 ROOT path marker,
-             and for a bound reducer: 9 the feature's reduce, 10 its deps, 11 enter (or nil),
+             and for a bound reducer: 9 the feature's reduce, 10 its deps, 11 instance (or nil),
              12 the last state table, 13 its root metatable (a cache: see reduce_with),
              14 the last path of a one-write outcome (see one_write) */
 
@@ -345,6 +352,7 @@ static int reduce_with(lua_State *L, int trusted, lunar_reduced *out) {
   }
   ++j->generation;
   j->active = 1;
+  j->made = 0;
 
   lua_pushvalue(L, 1); /* 5: the reducer */
   /* 6: the root proxy, empty: its metamethods close over the state, and it is the call's own */
@@ -373,10 +381,12 @@ static int reduce_with(lua_State *L, int trusted, lunar_reduced *out) {
   lua_pushvalue(L, 3);
   lua_pushvalue(L, 4);
   if (trusted) {
-    /* the routing also gets the state table itself, which it would otherwise look up */
+    /* the routing also gets the state table itself, which it would otherwise look up, and its
+       instance's data (bound_call's `instance`), which it makes current */
     lua_pushvalue(L, 2);
+    lua_pushvalue(L, UP(11));
     lunar_hook_off(L);
-    lua_call(L, 4, 1); /* 5: the result */
+    lua_call(L, 5, 1); /* 5: the result */
   } else {
     lua_call(L, 3, 1); /* 5: the result */
   }
@@ -442,8 +452,8 @@ static int reduce_call(lua_State *L) {
   return reduce_with(L, 0, NULL);
 }
 
-/* bound(state, action): reduce with the feature's function and deps; for a composed feature,
-   its `enter` first, and the routing outside the budget */
+/* bound(state, action): reduce with the feature's function and deps; for a composed feature, the
+   routing outside the budget, given the state table and the instance's data */
 static int bound_call(lua_State *L) {
   lunar_reduced *out = NULL;
   if (lua_type(L, 2) == LUA_TLIGHTUSERDATA) {
@@ -455,11 +465,7 @@ static int bound_call(lua_State *L) {
   }
   lua_settop(L, 2);
   int trusted = !lua_isnil(L, UP(11));
-  if (trusted) {
-    lunar_hook_off(L);
-    lua_pushvalue(L, UP(11));
-    lua_call(L, 0, 0);
-  }
+  if (trusted) lunar_hook_off(L);
   lua_pushvalue(L, UP(9));
   lua_insert(L, 1);
   lua_pushvalue(L, UP(10));
@@ -476,8 +482,9 @@ static int make_reducer(lua_State *L) {
   return 1;
 }
 
-/* bind(reduce, fn, deps [, enter]) -> bound(state, action), where `reduce` came from reducer();
-   with `enter`, fn is a composed feature's routing (trusted) and enter runs before each call */
+/* bind(reduce, fn, deps [, instance]) -> bound(state, action), where `reduce` came from reducer();
+   with `instance` (a composed feature's per-instance data), fn is its routing (trusted), called
+   as fn(state, action, deps, stateTable, instance) */
 static int bind(lua_State *L) {
   if (lua_tocfunction(L, 1) != reduce_call) return luaL_argerror(L, 1, "not a lunar reducer");
   lua_settop(L, 4);
@@ -512,6 +519,7 @@ static int make_proxy(lua_State *L) {
   lua_rawset(L, 4);
   lua_pushvalue(L, UP(6));
   lua_setmetatable(L, 4);
+  if (j->active) j->recent[j->made++ & 7] = lua_topointer(L, 4);
   return 1;
 }
 

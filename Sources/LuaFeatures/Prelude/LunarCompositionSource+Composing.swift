@@ -160,7 +160,9 @@ function hooks.compose(feature, level)
   local n, containerCount, stackCount = #list, #containers, #stackEntries
 
   -- `root`: the state table behind `state` when the host's call passes it (a store's own feature).
-  local function run(state, action, deps, root)
+  -- NB: the store's bound call passes `root` (the state table) and `instance` (made current here).
+  local function run(state, action, deps, root, instance)
+    if instance ~= nil then current, depth = instance, 0 end
     local proxied = root or realOf(state)    -- nil when `state` is a plain table
     local real = proxied or state
     depth = depth + 1
@@ -188,7 +190,7 @@ function hooks.compose(feature, level)
           -- NB: inlined route(): the path of every row action.
           local sub = action.action
           if type(sub) ~= "table" or type(rawget(sub, "type")) ~= "string" then childAction(name, e, action) end
-          local id, element = elementOf(name, e, state, proxied, action)
+          local id, element = elementOf(name, e, state, proxied, action, root ~= nil)
           result = user(e.child.reduce, element, sub, deps)
           if result ~= nil then result = childEffect(result, e.child, e.key, id, id, "forEach") end
         else

@@ -63,8 +63,9 @@ local function childEffect(result, child, key, id, identity, mode)
   return effect { kind = "child", key = key, id = id, identity = identity, mode = mode, effect = result }
 end
 
--- `real` is the table behind `state`, or nil when `state` is a plain table.
-local function elementOf(name, e, state, real, action)
+-- `real` is the table behind `state`, or nil when `state` is a plain table; `atRoot` when `state`
+-- is the root's proxy (whose path is empty).
+local function elementOf(name, e, state, real, action, atRoot)
   local id = action.id
   if id == nil then
     fail(name, "an action for lunar." .. e.kind .. "(" .. describe(e.key) .. ") names its element: " ..
@@ -73,12 +74,15 @@ local function elementOf(name, e, state, real, action)
   -- NB: `real` and the tables in it are plain state tables (no metatable but the empty-array
   --     marker's, which has no __index): indexing them needs no rawget.
   local items = real and real[e.key] or state[e.key]
-  if type(items) ~= "table" then
-    fail(name, "state." .. e.key .. " is " .. describe(items) .. ", but lunar." .. e.kind .. " needs an array there")
+  -- NB: the cache's answer checked inline (only tables have one); indexOf rebuilds it when stale.
+  local cache = items ~= nil and indexes[items]
+  if not cache then
+    if type(items) ~= "table" then
+      fail(name, "state." .. e.key .. " is " .. describe(items) .. ", but lunar." .. e.kind .. " needs an array there")
+    end
+    if real == nil then items = rawget(items, REAL) or items end
+    cache = indexes[items]
   end
-  if real == nil then items = rawget(items, REAL) or items end
-  -- NB: the cache's answer checked inline; indexOf rebuilds it when stale.
-  local cache = indexes[items]
   local index = cache and cache[id]
   local element = index and items[index]
   if type(element) ~= "table" or (real and element.id or rawget(element, "id")) ~= id then
@@ -91,7 +95,7 @@ local function elementOf(name, e, state, real, action)
   if real == nil then return id, items[index] end
   -- NB: the element's proxy is made directly (no proxy for the array on the way): this is the
   --     path of every row action. Its path runs from the root, as the journal needs.
-  local base = rawget(state, PATH)
+  local base = not atRoot and rawget(state, PATH) or nil
   local path
   if base == nil then
     -- NB: paths are never changed once made, so the root's element paths are made once.

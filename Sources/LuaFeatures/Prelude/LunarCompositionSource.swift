@@ -31,9 +31,9 @@
 ///   state raises, so the action is rolled back.
 /// - `forEach` and `stack` find an element by id through a cache (id → index) per array, checked
 ///   on use and rebuilt when stale: addressing the 500th of 1,000 rows does not scan them.
-/// - Stack ids come from a counter per feature instance, kept here and made current by
-///   `host.bind`'s closure; they start at 0 and are never reused (not even those of an action that
-///   was rolled back).
+/// - Stack ids come from a counter per feature instance, kept here and made current by the
+///   routing when the host's bound call passes it; they start at 0 and are never reused (not even
+///   those of an action that was rolled back).
 enum LunarCompositionSource {
   static let chunkName = "lunar_compose.lua"
 
@@ -145,16 +145,13 @@ local fallback = { nextID = 0 }
 local current = fallback          -- the instance of the call in progress
 local stacks = setmetatable({}, { __mode = "k" })      -- a stack's array -> its entry
 
--- For a composed reducer: a function that makes a new instance current, and the routing itself
--- (`reduce` without its budget switch, which the host's call does instead). Nil for a plain one.
+-- For a composed reducer: a new instance's data (which the routing makes current when the host's
+-- call passes it) and the routing itself (`reduce` without its budget switch, which the host's
+-- call does instead). Nil for a plain one.
 host.enterInstance = function(reduce)
   local run = composedReducers[reduce]
   if run == nil then return nil end
-  local instance = { nextID = 0 }
-  return function()
-    current = instance
-    depth = 0
-  end, run
+  return { nextID = 0 }, run
 end
 
 local function copyState(t, depth)

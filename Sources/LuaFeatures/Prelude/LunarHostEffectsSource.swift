@@ -71,11 +71,11 @@ function host.bind(reduce, deps)
   local run = host.reduce
   -- NB: a composed feature (one with a `body`) keeps per-instance data (stack ids): it is made
   --     current before each call. Plain features skip this.
-  local enter, routing = host.enterInstance(reduce)
-  if enter ~= nil then
-    -- NB: the routing is trusted host code: the bound call runs it, and `enter`, outside the
-    --     instruction budget (journal.c).
-    return core.bind(run, routing, deps, enter)
+  local instance, routing = host.enterInstance(reduce)
+  if instance ~= nil then
+    -- NB: the routing is trusted host code: the bound call runs it outside the instruction
+    --     budget (journal.c), and passes it the instance to make current.
+    return core.bind(run, routing, deps, instance)
   end
   return core.bind(run, reduce, deps)
 end
@@ -102,8 +102,8 @@ host.internals = {
   timed = core.timed,
   user = core.user,
 }
---- Set by the composition chunk: `enterInstance(reduce)` -> a function to call before each call of
---- a composed reducer, or nil for a plain one.
+--- Set by the composition chunk: `enterInstance(reduce)` -> a composed reducer's per-instance data
+--- and its routing, or nil for a plain one.
 host.enterInstance = function() return nil end
 
 --- The plain value at `path` inside `state` (for the host to re-read a container).

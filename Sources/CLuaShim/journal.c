@@ -27,9 +27,12 @@ typedef struct journal_state {
   const void *root_marker; /* the ROOT path marker, which journal entries of root writes carry */
   const void *recent[8];   /* the nested proxies made last in the current call (a ring) */
   lua_Integer made;        /* nested proxies made in the current call */
+  lua_Integer shallow;     /* writes of the current call at a path of at most one key: to the root's
+                              fields, or to those of a table at the root (composition's containers) */
 } journal_state;
 
-enum { SLOT_ACTIVE = 1, SLOT_GENERATION, SLOT_COUNT, SLOT_PENDING, SLOT_SHUFFLED, SLOT_PROXIES, SLOT_ROOT };
+enum { SLOT_ACTIVE = 1, SLOT_GENERATION, SLOT_COUNT, SLOT_PENDING, SLOT_SHUFFLED, SLOT_PROXIES, SLOT_ROOT,
+       SLOT_SHALLOW };
 
 static lua_Integer *slot(journal_state *j, lua_Integer n) {
   switch (n) {
@@ -38,6 +41,7 @@ static lua_Integer *slot(journal_state *j, lua_Integer n) {
     case SLOT_PENDING: return &j->pending;
     case SLOT_SHUFFLED: return &j->shuffled;
     case SLOT_PROXIES: return &j->proxies;
+    case SLOT_SHALLOW: return &j->shallow;
     default: return NULL;
   }
 }
@@ -197,9 +201,10 @@ static int proxy_newindex(lua_State *L) {
   lua_rawseti(L, journal, n + 3);
   if (is_root(L)) {
     lua_pushvalue(L, UP(10));
+    j->shallow++;
   } else {
     lua_pushvalue(L, UP(4));
-    lua_rawget(L, 1);
+    if (lua_rawget(L, 1) != LUA_TTABLE || lua_rawlen(L, -1) <= 1) j->shallow++;
   }
   lua_rawseti(L, journal, n + 4);
   /* NB: counted only once the entry is whole, so a memory error above leaves no half entry. */
@@ -263,6 +268,7 @@ static int root_newindex(lua_State *L) {
   lua_rawseti(L, journal, n + 3);
   lua_pushvalue(L, UP(10));
   lua_rawseti(L, journal, n + 4);
+  j->shallow++;
   /* NB: counted only once the entry is whole, so a memory error above leaves no half entry. */
   j->count = n + 4;
   lua_rawset(L, UP(12)); /* key and value are 2 and 3, the top two */
@@ -353,6 +359,7 @@ static int reduce_with(lua_State *L, int trusted, lunar_reduced *out) {
   ++j->generation;
   j->active = 1;
   j->made = 0;
+  j->shallow = 0;
 
   lua_pushvalue(L, 1); /* 5: the reducer */
   /* 6: the root proxy, empty: its metamethods close over the state, and it is the call's own */

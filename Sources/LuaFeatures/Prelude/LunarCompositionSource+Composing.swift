@@ -203,7 +203,9 @@ function hooks.compose(feature, level)
       end
     end
     if dismissals ~= nil then applyDismissals(dismissals, state, real) end
-    if containerCount > 0 and touches(real, containers, containerCount) then
+    -- NB: at the root, the journal's count of shallow writes says whether a container can have
+    --     been touched, without a scan (a row's own writes are deeper).
+    if containerCount > 0 and (root == nil or st[SHALLOW] > 0) and touches(real, containers, containerCount) then
       for c = 1, containerCount do
         local e = containers[c]
         if e.kind == "ifLet" then

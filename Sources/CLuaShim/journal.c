@@ -28,11 +28,14 @@ typedef struct journal_state {
   const void *recent[8];   /* the nested proxies made last in the current call (a ring) */
   lua_Integer made;        /* nested proxies made in the current call */
   lua_Integer shallow;     /* writes of the current call at a path of at most one key: to the root's
-                              fields, or to those of a table at the root (composition's containers) */
+                              fields, or to those of a table at the root (composition's containers).
+                              In a composed feature's call, journal[0] is true while there are
+                              some, for its routing to see. */
+  int routing;             /* the current call runs a composed feature's routing */
+  int flagged;             /* journal[0] is set */
 } journal_state;
 
-enum { SLOT_ACTIVE = 1, SLOT_GENERATION, SLOT_COUNT, SLOT_PENDING, SLOT_SHUFFLED, SLOT_PROXIES, SLOT_ROOT,
-       SLOT_SHALLOW };
+enum { SLOT_ACTIVE = 1, SLOT_GENERATION, SLOT_COUNT, SLOT_PENDING, SLOT_SHUFFLED, SLOT_PROXIES, SLOT_ROOT };
 
 static lua_Integer *slot(journal_state *j, lua_Integer n) {
   switch (n) {
@@ -41,7 +44,6 @@ static lua_Integer *slot(journal_state *j, lua_Integer n) {
     case SLOT_PENDING: return &j->pending;
     case SLOT_SHUFFLED: return &j->shuffled;
     case SLOT_PROXIES: return &j->proxies;
-    case SLOT_SHALLOW: return &j->shallow;
     default: return NULL;
   }
 }
@@ -154,6 +156,16 @@ static void push_child_path(lua_State *L) {
   }
 }
 
+/* Counts a write at a path of at most one key; the first of a composed feature's call sets
+   journal[0]. */
+static void mark_shallow(lua_State *L, journal_state *j, int journal) {
+  if (j->shallow++ == 0 && j->routing) {
+    lua_pushboolean(L, 1);
+    lua_rawseti(L, journal, 0);
+    j->flagged = 1;
+  }
+}
+
 static int proxy_index(lua_State *L) {
   if (!live(L)) return raise_stale(L);
   lua_settop(L, 2);
@@ -199,13 +211,14 @@ static int proxy_newindex(lua_State *L) {
   lua_pushvalue(L, 2);
   lua_rawget(L, 4);
   lua_rawseti(L, journal, n + 3);
+  int shallow = 1;
   if (is_root(L)) {
     lua_pushvalue(L, UP(10));
-    j->shallow++;
   } else {
     lua_pushvalue(L, UP(4));
-    if (lua_rawget(L, 1) != LUA_TTABLE || lua_rawlen(L, -1) <= 1) j->shallow++;
+    shallow = lua_rawget(L, 1) != LUA_TTABLE || lua_rawlen(L, -1) <= 1;
   }
+  if (shallow) mark_shallow(L, j, journal);
   lua_rawseti(L, journal, n + 4);
   /* NB: counted only once the entry is whole, so a memory error above leaves no half entry. */
   j->count = n + 4;
@@ -266,9 +279,9 @@ static int root_newindex(lua_State *L) {
   lua_pushvalue(L, 2);
   lua_rawget(L, UP(12));
   lua_rawseti(L, journal, n + 3);
+  mark_shallow(L, j, journal);
   lua_pushvalue(L, UP(10));
   lua_rawseti(L, journal, n + 4);
-  j->shallow++;
   /* NB: counted only once the entry is whole, so a memory error above leaves no half entry. */
   j->count = n + 4;
   lua_rawset(L, UP(12)); /* key and value are 2 and 3, the top two */
@@ -360,6 +373,12 @@ static int reduce_with(lua_State *L, int trusted, lunar_reduced *out) {
   j->active = 1;
   j->made = 0;
   j->shallow = 0;
+  j->routing = trusted;
+  if (j->flagged) {
+    lua_pushnil(L);
+    lua_rawseti(L, UP(2), 0);
+    j->flagged = 0;
+  }
 
   lua_pushvalue(L, 1); /* 5: the reducer */
   /* 6: the root proxy, empty: its metamethods close over the state, and it is the call's own */
@@ -575,6 +594,31 @@ static int user(lua_State *L) {
   return 1;
 }
 
+/* isAction(v) -> whether v is a table with a string `type` (raw): one call for composition's check
+   of a wrapped action. Upvalue 1: the string "type". */
+static int is_action(lua_State *L) {
+  int yes = lua_type(L, 1) == LUA_TTABLE;
+  if (yes) {
+    lua_pushvalue(L, lua_upvalueindex(1));
+    yes = lua_rawget(L, 1) == LUA_TSTRING;
+  }
+  lua_pushboolean(L, yes);
+  return 1;
+}
+
+/* hasID(v, id) -> whether v is a table whose `id` (raw) equals id: composition's check of the
+   element its id cache points at. Upvalue 1: the string "id". */
+static int has_id(lua_State *L) {
+  int yes = lua_type(L, 1) == LUA_TTABLE;
+  if (yes) {
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_rawget(L, 1);
+    yes = lua_rawequal(L, -1, 2);
+  }
+  lua_pushboolean(L, yes);
+  return 1;
+}
+
 static int journal_library_worker(lua_State *L) {
   static const luaL_Reg functions[] = {
     {"state", new_state},     {"methods", methods},   {"proxyMaker", proxy_maker},
@@ -582,6 +626,12 @@ static int journal_library_worker(lua_State *L) {
     {"untimed", untimed},     {"timed", timed},       {"user", user},
     {NULL, NULL}};
   luaL_newlib(L, functions);
+  lua_pushliteral(L, "type");
+  lua_pushcclosure(L, is_action, 1);
+  lua_setfield(L, -2, "isAction");
+  lua_pushliteral(L, "id");
+  lua_pushcclosure(L, has_id, 1);
+  lua_setfield(L, -2, "hasID");
   return 1;
 }
 

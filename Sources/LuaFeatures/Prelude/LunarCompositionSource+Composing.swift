@@ -189,7 +189,7 @@ function hooks.compose(feature, level)
         if e.kind == "forEach" then
           -- NB: inlined route(): the path of every row action.
           local sub = action.action
-          if type(sub) ~= "table" or type(rawget(sub, "type")) ~= "string" then childAction(name, e, action) end
+          if not isAction(sub) then childAction(name, e, action) end
           local id, element = elementOf(name, e, state, proxied, action, root ~= nil)
           result = user(e.child.reduce, element, sub, deps)
           if result ~= nil then result = childEffect(result, e.child, e.key, id, id, "forEach") end
@@ -203,9 +203,10 @@ function hooks.compose(feature, level)
       end
     end
     if dismissals ~= nil then applyDismissals(dismissals, state, real) end
-    -- NB: at the root, the journal's count of shallow writes says whether a container can have
-    --     been touched, without a scan (a row's own writes are deeper).
-    if containerCount > 0 and (root == nil or st[SHALLOW] > 0) and touches(real, containers, containerCount) then
+    -- NB: at the root, journal[0] says whether the call made a write at a path of at most one
+    --     key (journal.c); without one no container can have been touched (a row's own writes are
+    --     deeper), and the journal need not be scanned.
+    if containerCount > 0 and (root == nil or journal[0]) and touches(real, containers, containerCount) then
       for c = 1, containerCount do
         local e = containers[c]
         if e.kind == "ifLet" then

@@ -44,7 +44,7 @@ end
 
 local function childAction(name, e, action)
   local child = action.action
-  if type(child) ~= "table" or type(rawget(child, "type")) ~= "string" then
+  if not isAction(child) then
     local id = (e.kind == "forEach" or e.kind == "stack") and ", id = …" or ""
     fail(name, "an action for lunar." .. e.kind .. "(" .. describe(e.key) .. ") carries its child's action, as in " ..
       "{ type = " .. describe(e.key) .. id .. ", action = { type = … } }; got action = " .. describe(child))
@@ -84,8 +84,7 @@ local function elementOf(name, e, state, real, action, atRoot)
     cache = indexes[items]
   end
   local index = cache and cache[id]
-  local element = index and items[index]
-  if type(element) ~= "table" or (real and element.id or rawget(element, "id")) ~= id then
+  if not (index and hasID(items[index], id)) then
     index = indexOf(items, id)
   end
   if index == nil then

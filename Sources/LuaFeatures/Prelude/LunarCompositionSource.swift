@@ -49,7 +49,9 @@ local describe, isFeature, isEffect, descriptionOf, definedAt =
   base.describe, base.isFeature, base.isEffect, base.descriptionOf, base.definedAt
 local internals = host.internals
 local REAL, PATH, childProxy, realOf = internals.REAL, internals.PATH, internals.childProxy, internals.realOf
-local journal, st, COUNT, SHALLOW = internals.journal, internals.st, internals.COUNT, internals.SHALLOW
+local journal, st, COUNT = internals.journal, internals.st, internals.COUNT
+-- NB: C checks (journal.c): one call each where `type` and `rawget` would take two or three.
+local isAction, hasID = internals.isAction, internals.hasID
 local untimed, timed, user = internals.untimed, internals.timed, internals.user
 
 local type, rawget, error, pairs, next, setmetatable, getmetatable, tostring =

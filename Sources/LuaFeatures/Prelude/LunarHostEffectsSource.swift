@@ -97,9 +97,8 @@ host.internals = {
   journal = journal,
   st = st,
   COUNT = COUNT,
-  -- NB: `st[SHALLOW]`: the call's writes at a path of at most one key (journal.c); none means no
-  --     container at the root was touched.
-  SHALLOW = 8,
+  isAction = core.isAction,
+  hasID = core.hasID,
   -- NB: the budget around trusted code (journal.c): composition runs untimed, authors' code timed.
   untimed = core.untimed,
   timed = core.timed,

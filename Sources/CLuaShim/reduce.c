@@ -1,4 +1,235 @@
-#include "internal.h"
+#include "journal.h"
+
+/*
+ * The reducer call, in C: it commits the previous call, makes the call's root proxy, calls the
+ * reducer (a composed feature's routing outside the instruction budget), ends the call and answers
+ * its commonest outcomes itself. `lunar_reduce` is the host's entry for one action.
+ */
+
+/* ---- the reducer call ----
+   upvalues: 1 st, 2 journal, 3 rootMetatables (weak, real -> metatable), 4 rootMetatableOf,
+             5 commit, 6 endCall, 7 finish, 8 ROOT path marker,
+             and for a bound reducer: 9 the feature's reduce, 10 its deps, 11 instance (or nil),
+             12 the last state table, 13 its root metatable (a cache: see reduce_with),
+             14 the last path of a one-write outcome (see one_write) */
+
+#define REDUCER_UPVALUES 8
+/* a bound reducer's last state table and its root metatable (see reduce_with) */
+#define BOUND_REAL (REDUCER_UPVALUES + 4)
+#define BOUND_METATABLE (REDUCER_UPVALUES + 5)
+/* a bound reducer's last path of a one-write outcome (see one_write) */
+#define BOUND_PATH (REDUCER_UPVALUES + 6)
+
+/* For the host's own calls (lunar_reduce): fills `out` from the call's one write, a scalar set to
+   a string key, and returns the results to leave (none for the root, the path for a nested one);
+   -1 when the write is not of that kind. */
+static int one_write(lua_State *L, journal_state *j, lunar_reduced *out) {
+  int journal = UP(2);
+  lua_rawgeti(L, journal, 4); /* 6: the path */
+  int root = lua_topointer(L, 6) == j->root_marker;
+  if (lua_rawgeti(L, journal, 2) != LUA_TSTRING) return -1; /* 7: the key */
+  out->key = lua_tolstring(L, 7, &out->key_length);        /* the journal keeps it alive */
+  int table = 2;                                            /* a root write's table is the state */
+  if (!root) {
+    lua_rawgeti(L, journal, 1);
+    table = 8;
+  }
+  lua_pushvalue(L, 7);
+  int value = lua_gettop(L);
+  switch (out->value_type = lua_rawget(L, table)) {
+    case LUA_TBOOLEAN: out->boolean = lua_toboolean(L, value); break;
+    case LUA_TNUMBER:
+      out->is_integer = lua_isinteger(L, value);
+      if (out->is_integer) out->integer = lua_tointeger(L, value);
+      else out->number = lua_tonumber(L, value);
+      break;
+    case LUA_TSTRING: out->string = lua_tolstring(L, value, &out->string_length); break; /* kept by the table */
+    default: return -1; /* nil (a removal) or a table: the general path */
+  }
+  if (root) {
+    out->kind = LUNAR_REDUCED_ROOT_FIELD;
+    return 0;
+  }
+  out->kind = LUNAR_REDUCED_FIELD;
+  lua_settop(L, 6);
+  /* NB: composition reuses an element's path table from call to call, so the host can skip
+     reading a path it has seen last time; the upvalue keeps it alive, so identity means equality. */
+  out->same_path = lua_rawequal(L, 6, UP(BOUND_PATH));
+  if (!out->same_path) {
+    lua_pushvalue(L, 6);
+    lua_replace(L, UP(BOUND_PATH));
+  }
+  return 1;
+}
+
+/* With fn, state, action, deps at 1..4: what the caller reads. For the host's own calls (`out`
+   given), `out` says what the call did and the results are none, the path of a nested one-write
+   outcome, or finish(result)'s; for Lua's (reduce_call): nothing (no change, no effect); nil, 1,
+   path, key, isNil, value (one write, no effect); or finish(result)'s results. A `trusted` fn
+   (composition's routing) runs outside the instruction budget. */
+static int reduce_with(lua_State *L, int trusted, lunar_reduced *out) {
+  journal_state *j = journal_of(L, UP(1));
+  if (j->pending > 0 || j->count > 64) {
+    lua_pushvalue(L, UP(5));
+    lua_call(L, 0, 0);
+  } else {
+    j->count = 0;
+  }
+  ++j->generation;
+  j->active = 1;
+  j->made = 0;
+  j->shallow = 0;
+  j->routing = trusted;
+  if (j->flagged) {
+    lua_pushnil(L);
+    lua_rawseti(L, UP(2), 0);
+    j->flagged = 0;
+  }
+
+  lua_pushvalue(L, 1); /* 5: the reducer */
+  /* 6: the root proxy, empty: its metamethods close over the state, and it is the call's own */
+  lua_createtable(L, 0, 0);
+  j->root = lua_topointer(L, 6);
+  lua_pushvalue(L, 6);
+  lua_setiuservalue(L, UP(1), 1);
+  if (out != NULL && lua_rawequal(L, 2, UP(BOUND_REAL))) {
+    lua_pushvalue(L, UP(BOUND_METATABLE)); /* the same state as the last call's: its metatable */
+  } else {
+    lua_pushvalue(L, 2);
+    if (lua_rawget(L, UP(3)) == LUA_TNIL) {
+      lua_pop(L, 1);
+      lua_pushvalue(L, UP(4));
+      lua_pushvalue(L, 2);
+      lua_call(L, 1, 1);
+    }
+    if (out != NULL) {
+      lua_pushvalue(L, -1);
+      lua_replace(L, UP(BOUND_METATABLE));
+      lua_pushvalue(L, 2);
+      lua_replace(L, UP(BOUND_REAL));
+    }
+  }
+  lua_setmetatable(L, 6);
+  lua_pushvalue(L, 3);
+  lua_pushvalue(L, 4);
+  if (trusted) {
+    /* the routing also gets the state table itself, which it would otherwise look up, and its
+       instance's data (bound_call's `instance`), which it makes current */
+    lua_pushvalue(L, 2);
+    lua_pushvalue(L, UP(11));
+    lunar_hook_off(L);
+    lua_call(L, 5, 1); /* 5: the result */
+  } else {
+    lua_call(L, 3, 1); /* 5: the result */
+  }
+  if (trusted) lunar_ensure_hook(L);
+
+  if (j->shuffled > 0 || j->proxies > 0) {
+    lua_pushvalue(L, UP(6));
+    lua_call(L, 0, 0);
+  } else {
+    j->active = 0;
+  }
+
+  if (out != NULL) {
+    out->kind = LUNAR_REDUCED_OTHER;
+    if (lua_isnil(L, 5) && j->count == 0) {
+      out->kind = LUNAR_REDUCED_NOTHING;
+      return 0;
+    }
+    if (lua_isnil(L, 5) && j->count == 4) {
+      int left = one_write(L, j, out);
+      if (left >= 0) return left;
+      out->kind = LUNAR_REDUCED_OTHER;
+      lua_settop(L, 5);
+    }
+  } else if (lua_isnil(L, 5)) {
+    if (j->count == 0) return 0;
+    if (j->count == 4) {
+      /* one write, the most common action */
+      int journal = UP(2);
+      lua_pushnil(L);
+      lua_pushinteger(L, 1);
+      lua_rawgeti(L, journal, 4); /* path */
+      if (lua_rawequal(L, -1, UP(8))) {
+        lua_pop(L, 1);
+        lua_pushinteger(L, 0);
+      }
+      lua_rawgeti(L, journal, 2); /* key */
+      lua_rawgeti(L, journal, 1); /* the table written */
+      lua_pushvalue(L, -2);
+      int isnil = lua_rawget(L, -2) == LUA_TNIL;
+      lua_remove(L, -2);
+      if (isnil) {
+        lua_pop(L, 1);
+        lua_pushboolean(L, 1);
+        lua_pushboolean(L, 0);
+      } else {
+        lua_pushboolean(L, 0);
+        lua_insert(L, -2);
+      }
+      return 6;
+    }
+  }
+  int base = lua_gettop(L);
+  lua_pushvalue(L, UP(7));
+  lua_pushvalue(L, 5);
+  lua_call(L, 1, LUA_MULTRET);
+  return lua_gettop(L) - base;
+}
+
+/* reduce(fn, state, action, deps) */
+static int reduce_call(lua_State *L) {
+  lua_settop(L, 4);
+  return reduce_with(L, 0, NULL);
+}
+
+/* bound(state, action): reduce with the feature's function and deps; for a composed feature, the
+   routing outside the budget, given the state table and the instance's data */
+static int bound_call(lua_State *L) {
+  lunar_reduced *out = NULL;
+  if (lua_type(L, 2) == LUA_TLIGHTUSERDATA) {
+    /* from lunar_reduce: the action as a push program, decoded here, inside the protected call */
+    lunar_reduce_job *job = (lunar_reduce_job *)lua_touserdata(L, 2);
+    out = job->out;
+    lua_settop(L, 1);
+    lunar_decode_value(L, &job->action, 0);
+  }
+  lua_settop(L, 2);
+  int trusted = !lua_isnil(L, UP(11));
+  if (trusted) lunar_hook_off(L);
+  lua_pushvalue(L, UP(9));
+  lua_insert(L, 1);
+  lua_pushvalue(L, UP(10));
+  return reduce_with(L, trusted, out);
+}
+
+/* reducer(st, journal, rootMetatables, rootMetatableOf, commit, endCall, finish, ROOT)
+   -> reduce(fn, state, action, deps) */
+int lunar_journal_reducer(lua_State *L) {
+  journal_state *j = (journal_state *)luaL_checkudata(L, 1, "lunar.journalstate");
+  lua_settop(L, REDUCER_UPVALUES);
+  j->root_marker = lua_topointer(L, 8); /* kept alive by the closure's upvalues */
+  lua_pushcclosure(L, reduce_call, REDUCER_UPVALUES);
+  return 1;
+}
+
+/* bind(reduce, fn, deps [, instance]) -> bound(state, action), where `reduce` came from reducer();
+   with `instance` (a composed feature's per-instance data), fn is its routing (trusted), called
+   as fn(state, action, deps, stateTable, instance) */
+int lunar_journal_bind(lua_State *L) {
+  if (lua_tocfunction(L, 1) != reduce_call) return luaL_argerror(L, 1, "not a lunar reducer");
+  lua_settop(L, 4);
+  for (int i = 1; i <= REDUCER_UPVALUES; i++) lua_getupvalue(L, 1, i);
+  lua_pushvalue(L, 2);
+  lua_pushvalue(L, 3);
+  lua_pushvalue(L, 4);
+  lua_pushnil(L); /* BOUND_REAL */
+  lua_pushnil(L); /* BOUND_METATABLE */
+  lua_pushnil(L); /* BOUND_PATH */
+  lua_pushcclosure(L, bound_call, REDUCER_UPVALUES + 6);
+  return 1;
+}
 
 /*
  * The host's entry into a bound reducer (journal.c's `bind`), for one action: the whole call in one

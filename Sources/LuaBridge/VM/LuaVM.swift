@@ -89,7 +89,11 @@ public final class LuaVM {
     lunar_set_instruction_limit(mainState, Int64(limits.instructionsPerCall ?? 0))
   }
 
-  /// Bytes the VM has allocated now, as counted by its allocator.
+  /// Bytes the VM has allocated now, as counted by its allocator: what Lua holds, which
+  /// ``Limits/memoryBytes`` caps.
+  ///
+  /// > Note: Small blocks Lua frees (128 bytes or less) stay with the VM for reuse until it is
+  /// > deinitialized, so the process can hold more than this after a burst of garbage.
   public var memoryInUse: Int { Int(host.pointee.bytes_in_use) }
 
   /// Lua's own count of its memory in use, in bytes (`collectgarbage("count") * 1024`).

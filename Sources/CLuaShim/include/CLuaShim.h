@@ -135,11 +135,12 @@ int lunar_newtable(lua_State *L);
    `context` (it calls `release` when the function is collected); on failure the caller still does. */
 int lunar_pushhostfunction(lua_State *L, void *context);
 
-/* ---- the reducer call's hot path (journal.c) ---- */
+/* ---- the reducer call's hot path (journal.c, proxies.c, reduce.c) ---- */
 
-/* Pushes a table of C functions for LuaFeatures' prelude: `rootMethods` (the root state proxy's
-   __index and __newindex) and `reducer` (the reducer call). Protected; leaves the table (or the
-   error). */
+/* Pushes a table of C functions for LuaFeatures' prelude: `state` (the call's shared scalars),
+   `methods` and `proxyMaker` (the state proxies), `reducer` and `bind` (the reducer call),
+   `rootReal`, the budget switches `untimed`, `timed` and `user`, and composition's checks
+   `isAction` and `hasID`. Protected; leaves the table (or the error). */
 int lunar_push_journal_library(lua_State *L);
 
 /* What lunar_reduce found in a reducer call's results. */

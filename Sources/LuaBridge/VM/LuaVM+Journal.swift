@@ -3,8 +3,9 @@ import CLuaShim
 import Foundation
 
 extension LuaVM {
-  /// The C half of LuaFeatures' reducer calls: a table with `rootMethods` and `reducer`, whose
-  /// contract is written in `CLuaShim/journal.c` and in the prelude that uses them.
+  /// The C half of LuaFeatures' reducer calls: a table of functions (the call's state, the state
+  /// proxies, the reducer call, the budget switches) whose contract is written in
+  /// `CLuaShim/journal.c`, `proxies.c` and `reduce.c` and in the prelude that uses them.
   ///
   /// ```swift
   /// let core = try vm.journalLibrary()

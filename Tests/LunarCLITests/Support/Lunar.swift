@@ -93,6 +93,10 @@ enum Lunar {
     process.standardInput = stdin
     process.standardOutput = stdout
     process.standardError = stderr
+    // NB: set before `run()`: a process that ends at once would otherwise end before the handler
+    //     is there, and the wait below would never be signalled.
+    let finished = DispatchSemaphore(value: 0)
+    process.terminationHandler = { _ in finished.signal() }
     try process.run()
 
     let group = DispatchGroup()
@@ -113,13 +117,12 @@ enum Lunar {
       try? stdin.fileHandleForWriting.write(contentsOf: input)
       try? stdin.fileHandleForWriting.close()
     }
-    let finished = DispatchSemaphore(value: 0)
-    process.terminationHandler = { _ in finished.signal() }
     var timedOut = false
     if finished.wait(timeout: .now() + timeout) == .timedOut {
       timedOut = true
       process.terminate()
-      finished.wait()
+      // NB: bounded, and then Foundation's own wait: a run must never hang the test process.
+      if finished.wait(timeout: .now() + 10) == .timedOut { process.waitUntilExit() }
     }
     group.wait()
     return Output(

@@ -11,14 +11,15 @@
              5 commit, 6 endCall, 7 finish, 8 ROOT path marker,
              and for a bound reducer: 9 the feature's reduce, 10 its deps, 11 instance (or nil),
              12 the last state table, 13 its root metatable (a cache: see reduce_with),
-             14 the last path of a one-write outcome (see one_write) */
+             14 and 15 the last path and key of a one-write outcome (see one_write) */
 
 #define REDUCER_UPVALUES 8
 /* a bound reducer's last state table and its root metatable (see reduce_with) */
 #define BOUND_REAL (REDUCER_UPVALUES + 4)
 #define BOUND_METATABLE (REDUCER_UPVALUES + 5)
-/* a bound reducer's last path of a one-write outcome (see one_write) */
+/* a bound reducer's last field of a one-write outcome: its path and key (see one_write) */
 #define BOUND_PATH (REDUCER_UPVALUES + 6)
+#define BOUND_KEY (REDUCER_UPVALUES + 7)
 
 /* For the host's own calls (lunar_reduce): fills `out` from the call's one write, a scalar set to
    a string key, and returns the results to leave (none for the root, the path for a nested one);
@@ -46,19 +47,23 @@ static int one_write(lua_State *L, journal_state *j, lunar_reduced *out) {
     case LUA_TSTRING: out->string = lua_tolstring(L, value, &out->string_length); break; /* kept by the table */
     default: return -1; /* nil (a removal) or a table: the general path */
   }
+  /* NB: the field last written is remembered by its key and path objects (the ROOT marker for a
+     root field; composition reuses an element's path table from call to call). The upvalues keep
+     both alive, so the same addresses mean the same field, and the host need not read them. */
+  out->same_field = lua_topointer(L, 6) == lua_topointer(L, UP(BOUND_PATH)) &&
+                    lua_topointer(L, 7) == lua_topointer(L, UP(BOUND_KEY));
+  if (!out->same_field) {
+    lua_pushvalue(L, 6);
+    lua_replace(L, UP(BOUND_PATH));
+    lua_pushvalue(L, 7);
+    lua_replace(L, UP(BOUND_KEY));
+  }
   if (root) {
     out->kind = LUNAR_REDUCED_ROOT_FIELD;
     return 0;
   }
   out->kind = LUNAR_REDUCED_FIELD;
   lua_settop(L, 6);
-  /* NB: composition reuses an element's path table from call to call, so the host can skip
-     reading a path it has seen last time; the upvalue keeps it alive, so identity means equality. */
-  out->same_path = lua_rawequal(L, 6, UP(BOUND_PATH));
-  if (!out->same_path) {
-    lua_pushvalue(L, 6);
-    lua_replace(L, UP(BOUND_PATH));
-  }
   return 1;
 }
 
@@ -227,7 +232,8 @@ int lunar_journal_bind(lua_State *L) {
   lua_pushnil(L); /* BOUND_REAL */
   lua_pushnil(L); /* BOUND_METATABLE */
   lua_pushnil(L); /* BOUND_PATH */
-  lua_pushcclosure(L, bound_call, REDUCER_UPVALUES + 6);
+  lua_pushnil(L); /* BOUND_KEY */
+  lua_pushcclosure(L, bound_call, REDUCER_UPVALUES + 7);
   return 1;
 }
 

@@ -154,8 +154,8 @@ enum {
 typedef struct lunar_reduced {
   int kind;                  /* LUNAR_REDUCED_* */
   int count;                 /* results left on the stack (the caller pops them) */
-  int same_path;             /* for LUNAR_REDUCED_FIELD: the path table is the one of the last
-                                such outcome of this bound reducer */
+  int same_field;            /* for the *_FIELD kinds: the same field (path and key) as this bound
+                                reducer's last such outcome */
   const char *key;           /* for the *_FIELD kinds: the key, valid while the results are */
   size_t key_length;
   int value_type;            /* LUA_TBOOLEAN, LUA_TNUMBER or LUA_TSTRING */

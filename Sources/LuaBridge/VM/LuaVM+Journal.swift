@@ -1,6 +1,5 @@
 import CLua
 import CLuaShim
-import Foundation
 
 extension LuaVM {
   /// The C half of LuaFeatures' reducer calls: a table of functions (the call's state, the state
@@ -20,13 +19,13 @@ extension LuaVM {
   }
 }
 
-/// What a reducer call did, as ``LuaVM/reduce(_:on:with:reusing:)`` reads it.
+/// What a reducer call did, as ``LuaVM/reduce(_:on:with:lastIsCurrent:)`` reads it.
 package enum LuaReduction {
   /// No write and no effect.
   case unchanged
   /// One field set to a scalar (not nil), no effect; `path` is empty for a field of the root.
   case field(path: [LuaValue], key: LuaString, value: LuaValue)
-  /// The same, for the field given as `reusing` (the same path and key): nothing else to copy.
+  /// The same, for the field of the last `.field` or `.lastField` outcome: nothing else to copy.
   case lastField(LuaValue)
   /// Anything else: the prelude's results (the effect, then the changes), for the general path.
   case results([LuaValue])
@@ -36,27 +35,27 @@ extension LuaVM {
   /// Runs one action through a bound reducer (journal.c's `bind`): the hot path of a Lua feature.
   ///
   /// ```swift
-  /// switch try vm.reduce(bound, on: resident, with: action, reusing: last) {
+  /// switch try vm.reduce(bound, on: resident, with: action, lastIsCurrent: applied) {
   /// case .unchanged: …
+  /// case let .lastField(value): …          // the field written last time, again
   /// case let .field(path, key, value): …   // patch the snapshot
   /// case let .results(results): …          // the general path
   /// }
   /// ```
   ///
   /// The call, its budget and its errors are those of ``call(_:on:with:)``; the commonest outcomes
-  /// are read in C. `reusing` is the last field's path and key, and whether that path came from
-  /// this bound reducer's last nested write (then an element's path, which composition reuses, is
-  /// recognized without being read): when the same field is set again,
-  /// the outcome is ``LuaReduction/lastField(_:)``, so that such an action copies nothing but the
-  /// value.
+  /// are read in C, which also remembers the field this bound reducer wrote last. When it is
+  /// written again and `lastIsCurrent` says the caller applied that last write, the outcome is
+  /// ``LuaReduction/lastField(_:)``: nothing is copied but the value.
   ///
   /// - Parameters:
   ///   - bound: The ``LuaRef/registryID`` of the bound reducer, and `state` that of the state
   ///     table: references of this VM, which the caller keeps alive. (Ids rather than references,
   ///     so that the hot path retains nothing.)
+  ///   - lastIsCurrent: Whether the caller applied this bound reducer's last `.field` or
+  ///     `.lastField` outcome (and keeps its path and key).
   package func reduce(
-    _ bound: Int32, on state: Int32, with action: LuaValue,
-    reusing last: (path: [LuaValue], key: LuaString?, pathIsLast: Bool)
+    _ bound: Int32, on state: Int32, with action: LuaValue, lastIsCurrent: Bool
   ) throws(LuaError) -> LuaReduction {
     var writer = makeWriter()
     defer { recycle(&writer) }
@@ -73,32 +72,17 @@ extension LuaVM {
     switch Int(reduced.kind) {
     case Int(LUNAR_REDUCED_NOTHING):
       return .unchanged
-    case Int(LUNAR_REDUCED_ROOT_FIELD):
-      if last.path.isEmpty, let key = last.key, Self.matches(reduced, key) { return .lastField(Self.scalar(reduced)) }
-      return .field(path: [], key: LuaString(bytes: Self.keyBytes(reduced)), value: Self.scalar(reduced))
-    case Int(LUNAR_REDUCED_FIELD):
-      if reduced.same_path != 0, last.pathIsLast, let key = last.key, Self.matches(reduced, key) {
-        return .lastField(Self.scalar(reduced))
+    case Int(LUNAR_REDUCED_ROOT_FIELD), Int(LUNAR_REDUCED_FIELD):
+      if reduced.same_field != 0, lastIsCurrent { return .lastField(Self.scalar(reduced)) }
+      let key = LuaString(bytes: UnsafeRawBufferPointer(start: reduced.key, count: reduced.key_length))
+      if Int(reduced.kind) == Int(LUNAR_REDUCED_ROOT_FIELD) {
+        return .field(path: [], key: key, value: Self.scalar(reduced))
       }
-      if let path = results.keys(1, reusing: last.path) {
-        if let key = last.key, Self.matches(reduced, key), path == last.path { return .lastField(Self.scalar(reduced)) }
-        return .field(path: path, key: LuaString(bytes: Self.keyBytes(reduced)), value: Self.scalar(reduced))
-      }
+      if let path = results.keys(1) { return .field(path: path, key: key, value: Self.scalar(reduced)) }
     default:
       break
     }
     return .results(try results.values())
-  }
-
-  private static func keyBytes(_ reduced: lunar_reduced) -> UnsafeRawBufferPointer {
-    UnsafeRawBufferPointer(start: reduced.key, count: reduced.key_length)
-  }
-
-  /// Whether the key written is `candidate`.
-  private static func matches(_ reduced: lunar_reduced, _ candidate: LuaString) -> Bool {
-    let bytes = keyBytes(reduced)
-    return candidate.bytes.count == bytes.count
-      && (bytes.isEmpty || candidate.bytes.withUnsafeBytes { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 })
   }
 
   private static func scalar(_ reduced: lunar_reduced) -> LuaValue {

@@ -25,9 +25,9 @@ final class LuaFeatureInstance {
   private(set) var version: UInt64 = 0
   /// The last field an action set, reused while actions set the same one.
   private var lastField: (path: [LuaValue], key: LuaString?) = ([], nil)
-  /// Whether `lastField.path` is the path of the bound reducer's last nested write (see
+  /// Whether `lastField` is the bound reducer's last one-write outcome, applied (see
   /// `LuaVM.reduce`).
-  private var lastPathIsLast = false
+  private var lastFieldIsCurrent = false
   /// The coroutines of running effects, closed when the instance goes away.
   var threads: [ObjectIdentifier: LuaThread] = [:]
   /// A hot reload's work left for the next action (see `Reload/`).
@@ -61,10 +61,9 @@ final class LuaFeatureInstance {
       if hasShared { try pullShared(into: &state) }
       let stateID = try residentID(for: state)
       let boundID = try self.boundID ?? boundReduce().reference.registryID
-      let outcome = try vm.reduce(
-        boundID, on: stateID, with: action, reusing: (lastField.path, lastField.key, lastPathIsLast))
+      let outcome = try vm.reduce(boundID, on: stateID, with: action, lastIsCurrent: lastFieldIsCurrent)
       // NB: an action that wrote nothing leaves the last write as it was.
-      if case .unchanged = outcome {} else { lastPathIsLast = false }
+      if case .unchanged = outcome {} else { lastFieldIsCurrent = false }
       // NB: the two commonest actions (nothing changed; one field set to a scalar, no effect) are
       //     settled here, without building the general change list. A scalar set in a keyed table
       //     is what the planner would make of it too.
@@ -78,7 +77,7 @@ final class LuaFeatureInstance {
         if let key = lastField.key, lastField.path.isEmpty ? state.storage.setRootField(key, to: value)
           : state.storage.setField(at: lastField.path[...], key, to: value)
         {
-          lastPathIsLast = !lastField.path.isEmpty
+          lastFieldIsCurrent = true
           committed(&state)
           if hasShared { pushShared(CollectionOfOne(.setField(path: lastField.path, key: key, value: value)), state: state) }
           return .none
@@ -88,7 +87,7 @@ final class LuaFeatureInstance {
       case let .field(path, key, value):
         if path.isEmpty ? state.storage.setRootField(key, to: value) : state.storage.setField(at: path[...], key, to: value) {
           lastField = (path, key)
-          lastPathIsLast = !path.isEmpty
+          lastFieldIsCurrent = true
           committed(&state)
           if hasShared { pushShared(CollectionOfOne(.setField(path: path, key: key, value: value)), state: state) }
           return .none

@@ -41,12 +41,40 @@ static inline void lunar_ensure_hook_of(lunar_host *h, lua_State *L) {
   if (h->instruction_limit > 0 && lua_gethook(L) != lunar_count_hook)
     lua_sethook(L, lunar_count_hook, LUA_MASKCOUNT, h->hook_interval);
 }
+
+/* The message handler used by lunar_call. */
+int lunar_msgh(lua_State *L);
+
+/* ---- the host's calls into Lua (lunar_call, lunar_call_refs_integer, lunar_reduce) ---- */
+
+/* Makes room for `slots` values and returns the message handler's index: 1 on the main thread,
+   where it stays (see lunar_install_handler), or a fresh one pushed on a coroutine; 0 when there
+   is no room. Cannot raise. */
+static inline int lunar_open_entry(lunar_host *h, lua_State *L, int slots) {
+  if (L == h->main) return lua_checkstack(L, slots) ? 1 : 0;
+  if (!lua_checkstack(L, slots + 1)) return 0;
+  lua_pushcfunction(L, lunar_msgh);
+  return lua_gettop(L);
+}
+
+/* lua_pcall under the message handler at `handler`, with the instruction budget (and its hook). */
+static inline int lunar_budgeted_pcall(lunar_host *h, lua_State *L, int nargs, int nresults, int handler) {
+  lunar_budget_enter(h);
+  lunar_ensure_hook_of(h, L);
+  return lunar_budget_leave(h, lua_pcall(L, nargs, nresults, handler));
+}
+
+/* Removes a handler lunar_open_entry pushed, under the results. Rotate and pop never allocate. */
+static inline void lunar_close_entry(lua_State *L, int handler) {
+  if (handler != 1) {
+    lua_rotate(L, handler, -1);
+    lua_pop(L, 1);
+  }
+}
 void lunar_ensure_hook(lua_State *L);
 /* Takes the count hook off L (only while trusted prelude code runs). Cannot raise. */
 void lunar_hook_off(lua_State *L);
 
-/* The message handler used by lunar_call. */
-int lunar_msgh(lua_State *L);
 
 /* Decodes one value of a program (raises on malformed programs or memory errors). */
 typedef struct lunar_reader {

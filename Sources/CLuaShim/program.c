@@ -205,23 +205,16 @@ void lunar_install_handler(lua_State *L) {
 
 int lunar_call(lunar_host *h, lua_State *L, const unsigned char *program, size_t length, int nresults, int *count) {
   int top = lua_gettop(L);
-  int handler = 1;
   int status;
-  if (L != h->main) {
-    if (!lua_checkstack(L, 1)) return LUA_ERRMEM;
-    lua_pushcfunction(L, lunar_msgh);
-    handler = top + 1;
-  }
+  int handler = lunar_open_entry(h, L, 0);
+  if (handler == 0) return LUA_ERRMEM;
   int base = handler == 1 ? top : top + 1;
   int pushed = 0;
   lunar_reader r = {program, program + length};
   /* NB: pushing scalars and registry values never allocates, so they need no protection. A
      program of n values is at least n bytes long, so `length` slots are always enough. */
   if (length <= 64 && length > 0 && lua_checkstack(L, (int)length) && push_simple(L, &r, &pushed)) {
-    lunar_budget_enter(h);
-    lunar_ensure_hook_of(h, L);
-    status = lua_pcall(L, pushed - 1, nresults, handler);
-    status = lunar_budget_leave(h, status);
+    status = lunar_budgeted_pcall(h, L, pushed - 1, nresults, handler);
   } else {
     lua_settop(L, base);
     if (!lua_checkstack(L, 3)) {
@@ -230,16 +223,10 @@ int lunar_call(lunar_host *h, lua_State *L, const unsigned char *program, size_t
       call_job job = {{program, program + length}, nresults};
       lua_pushcfunction(L, call_worker);
       lua_pushlightuserdata(L, &job);
-      lunar_budget_enter(h);
-      lunar_ensure_hook_of(h, L);
-      status = lua_pcall(L, 1, LUA_MULTRET, handler);
-      status = lunar_budget_leave(h, status);
+      status = lunar_budgeted_pcall(h, L, 1, LUA_MULTRET, handler);
     }
   }
-  if (handler != 1) {
-    lua_rotate(L, handler, -1); /* remove the handler: rotate and pop never allocate */
-    lua_pop(L, 1);
-  }
+  lunar_close_entry(L, handler);
   *count = lua_gettop(L) - top;
   return status;
 }
@@ -346,27 +333,15 @@ int lunar_is_array_marked(lua_State *L, int idx) {
 int lunar_call_refs_integer(lunar_host *h, lua_State *L, int function, int table, int64_t value,
                             int nresults, int *count) {
   int top = lua_gettop(L);
-  int handler = 1;
   /* NB: same protocol as lunar_call, without a program to decode: rawgeti and pushinteger never
      allocate, so nothing here needs protection before the pcall. */
-  if (L != h->main) {
-    if (!lua_checkstack(L, 4)) return LUA_ERRMEM;
-    lua_pushcfunction(L, lunar_msgh);
-    handler = top + 1;
-  } else if (!lua_checkstack(L, 3)) {
-    return LUA_ERRMEM;
-  }
+  int handler = lunar_open_entry(h, L, 3);
+  if (handler == 0) return LUA_ERRMEM;
   lua_rawgeti(L, LUA_REGISTRYINDEX, function);
   lua_rawgeti(L, LUA_REGISTRYINDEX, table);
   lua_pushinteger(L, (lua_Integer)value);
-  lunar_budget_enter(h);
-  lunar_ensure_hook_of(h, L);
-  int status = lua_pcall(L, 2, nresults, handler);
-  status = lunar_budget_leave(h, status);
-  if (handler != 1) {
-    lua_rotate(L, handler, -1);
-    lua_pop(L, 1);
-  }
+  int status = lunar_budgeted_pcall(h, L, 2, nresults, handler);
+  lunar_close_entry(L, handler);
   *count = lua_gettop(L) - top;
   return status;
 }

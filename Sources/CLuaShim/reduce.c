@@ -69,8 +69,7 @@ static int one_write(lua_State *L, journal_state *j, lunar_reduced *out) {
 
 /* With fn, state, action, deps at 1..4: what the caller reads. For the host's own calls (`out`
    given), `out` says what the call did and the results are none, the path of a nested one-write
-   outcome, or finish(result)'s; for Lua's (reduce_call): nothing (no change, no effect); nil, 1,
-   path, key, isNil, value (one write, no effect); or finish(result)'s results. A `trusted` fn
+   outcome, or finish(result)'s; for Lua's (reduce_call), finish(result)'s results. A `trusted` fn
    (composition's routing) runs outside the instruction budget. */
 static int reduce_with(lua_State *L, int trusted, lunar_reduced *out) {
   journal_state *j = journal_of(L, UP(1));
@@ -148,33 +147,6 @@ static int reduce_with(lua_State *L, int trusted, lunar_reduced *out) {
       out->kind = LUNAR_REDUCED_OTHER;
       lua_settop(L, 5);
     }
-  } else if (lua_isnil(L, 5)) {
-    if (j->count == 0) return 0;
-    if (j->count == 4) {
-      /* one write, the most common action */
-      int journal = UP(2);
-      lua_pushnil(L);
-      lua_pushinteger(L, 1);
-      lua_rawgeti(L, journal, 4); /* path */
-      if (lua_rawequal(L, -1, UP(8))) {
-        lua_pop(L, 1);
-        lua_pushinteger(L, 0);
-      }
-      lua_rawgeti(L, journal, 2); /* key */
-      lua_rawgeti(L, journal, 1); /* the table written */
-      lua_pushvalue(L, -2);
-      int isnil = lua_rawget(L, -2) == LUA_TNIL;
-      lua_remove(L, -2);
-      if (isnil) {
-        lua_pop(L, 1);
-        lua_pushboolean(L, 1);
-        lua_pushboolean(L, 0);
-      } else {
-        lua_pushboolean(L, 0);
-        lua_insert(L, -2);
-      }
-      return 6;
-    }
   }
   int base = lua_gettop(L);
   lua_pushvalue(L, UP(7));
@@ -249,28 +221,16 @@ int lunar_journal_bind(lua_State *L) {
 int lunar_reduce(lunar_host *h, lua_State *L, int bound, int state, const unsigned char *action,
                  size_t length, lunar_reduced *out) {
   int top = lua_gettop(L);
-  int handler = 1;
-  if (L != h->main) {
-    if (!lua_checkstack(L, 4)) return LUA_ERRMEM;
-    lua_pushcfunction(L, lunar_msgh);
-    handler = top + 1;
-  } else if (!lua_checkstack(L, 3)) {
-    return LUA_ERRMEM;
-  }
+  int handler = lunar_open_entry(h, L, 3);
+  if (handler == 0) return LUA_ERRMEM;
   lunar_reduce_job job = {{action, action + length}, out};
   out->kind = LUNAR_REDUCED_OTHER;
   /* NB: rawgeti and a light userdata never allocate: nothing here needs protection. */
   lua_rawgeti(L, LUA_REGISTRYINDEX, bound);
   lua_rawgeti(L, LUA_REGISTRYINDEX, state);
   lua_pushlightuserdata(L, &job);
-  lunar_budget_enter(h);
-  lunar_ensure_hook_of(h, L);
-  int status = lua_pcall(L, 2, LUA_MULTRET, handler);
-  status = lunar_budget_leave(h, status);
-  if (handler != 1) {
-    lua_rotate(L, handler, -1); /* remove the handler: rotate and pop never allocate */
-    lua_pop(L, 1);
-  }
+  int status = lunar_budgeted_pcall(h, L, 2, LUA_MULTRET, handler);
+  lunar_close_entry(L, handler);
   out->count = lua_gettop(L) - top;
   return status;
 }

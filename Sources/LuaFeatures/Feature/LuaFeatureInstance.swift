@@ -74,25 +74,15 @@ final class LuaFeatureInstance {
         return .none
       case let .lastField(value):
         // NB: the commonest action of all: the same field as the last one, nothing to copy.
-        if let key = lastField.key, lastField.path.isEmpty ? state.storage.setRootField(key, to: value)
-          : state.storage.setField(at: lastField.path[...], key, to: value)
-        {
-          lastFieldIsCurrent = true
-          committed(&state)
-          if hasShared { pushShared(CollectionOfOne(.setField(path: lastField.path, key: key, value: value)), state: state) }
-          return .none
-        }
-        results = [.nil, .integer(1), lastField.path.isEmpty ? .integer(0) : .array(lastField.path),
-                   lastField.key.map(LuaValue.string) ?? .nil, .boolean(false), value]
+        let key = lastField.key!  // NB: `.lastField` comes only after a field was applied
+        if applyField(lastField.path, key, value, to: &state, hasShared: hasShared) { return .none }
+        results = Self.oneWrite(lastField.path, key, value)
       case let .field(path, key, value):
-        if path.isEmpty ? state.storage.setRootField(key, to: value) : state.storage.setField(at: path[...], key, to: value) {
+        if applyField(path, key, value, to: &state, hasShared: hasShared) {
           lastField = (path, key)
-          lastFieldIsCurrent = true
-          committed(&state)
-          if hasShared { pushShared(CollectionOfOne(.setField(path: path, key: key, value: value)), state: state) }
           return .none
         }
-        results = [.nil, .integer(1), path.isEmpty ? .integer(0) : .array(path), .string(key), .boolean(false), value]
+        results = Self.oneWrite(path, key, value)
       case let .results(all):
         results = all
       }
@@ -130,6 +120,25 @@ final class LuaFeatureInstance {
     return .none
   }
 
+  /// Sets `path[key] = value` in the snapshot when a keyed table is there (what the planner would
+  /// do with that one write), and keeps the call; `false` leaves it to the planner.
+  private func applyField(
+    _ path: [LuaValue], _ key: LuaString, _ value: LuaValue, to state: inout LuaState, hasShared: Bool
+  ) -> Bool {
+    let applied = path.isEmpty
+      ? state.storage.setRootField(key, to: value) : state.storage.setField(at: path[...], key, to: value)
+    guard applied else { return false }
+    lastFieldIsCurrent = true
+    committed(&state)
+    if hasShared { pushShared(CollectionOfOne(.setField(path: path, key: key, value: value)), state: state) }
+    return true
+  }
+
+  /// One write in the prelude's change format (effect, count, then path, key, isNil, value).
+  private static func oneWrite(_ path: [LuaValue], _ key: LuaString, _ value: LuaValue) -> [LuaValue] {
+    [.nil, .integer(1), path.isEmpty ? .integer(0) : .array(path), .string(key), .boolean(false), value]
+  }
+
   /// Marks `state` as the mirror of the resident table after a call that the host keeps.
   private func committed(_ state: inout LuaState) {
     version &+= 1
@@ -149,17 +158,19 @@ final class LuaFeatureInstance {
 
   /// `residentTable(for:)`'s registry id, without retaining it when it is current.
   private func residentID(for state: LuaState) throws(LuaError) -> Int32 {
-    if let residentID, state.residency == LuaState.Residency(instance: ObjectIdentifier(self), version: version) {
-      return residentID
-    }
+    if let residentID, mirrors(state) { return residentID }
     return try residentTable(for: state).reference.registryID
   }
 
   /// The resident table, when `state` is the one the last action produced.
   func residentIfCurrent(for state: LuaState) -> LuaTable? {
-    guard let resident, state.residency == LuaState.Residency(instance: ObjectIdentifier(self), version: version)
-    else { return nil }
+    guard let resident, mirrors(state) else { return nil }
     return resident
+  }
+
+  /// Whether `state` is the snapshot of the resident table as the last action left it.
+  private func mirrors(_ state: LuaState) -> Bool {
+    state.residency == LuaState.Residency(instance: ObjectIdentifier(self), version: version)
   }
 
   /// The feature's `reduce` with its `deps` bound, made once per instance.

@@ -50,7 +50,8 @@ public final class TestStore<State: Equatable, Action: Sendable> {
 
   /// How long ``receive(_:timeout:assert:fileID:filePath:line:column:)-(Action,_,_,_,_,_,_)`` and
   /// ``finish(timeout:fileID:filePath:line:column:)`` wait by default (real time, not the feature's
-  /// clock).
+  /// clock). Only time in which the waiting test got to run counts, so a parallel test that holds
+  /// the main thread for a while does not use it up.
   public var timeout: Duration = .seconds(1)
 
   /// The dependencies the feature runs with. Change them mid-test to alter what later effects see.

@@ -39,8 +39,12 @@ let package = Package(
       dependencies: ["CLua", "CLuaShim"]
     ),
     .target(
+      name: "CLuaBench",
+      dependencies: ["CLua"]
+    ),
+    .target(
       name: "LuaBridgeBench",
-      dependencies: ["LuaBridge", "CLua", "CLuaShim"]
+      dependencies: ["LuaBridge", "CLua", "CLuaShim", "CLuaBench"]
     ),
     .target(
       name: "Composable",
@@ -122,6 +126,7 @@ let package = Package(
       name: "LuaBridgeTests",
       dependencies: [
         "LuaBridge",
+        "LuaBridgeBench",
         "CLua",
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ],

@@ -27,6 +27,12 @@ public final class BareReducerBaseline {
       throw BaselineError(message)
     }
     reduceRef = luaL_ref(L, lunar_registryindex())
+    Self.pushState(L, items: items)
+    stateRef = luaL_ref(L, lunar_registryindex())
+  }
+
+  /// Pushes the benchmark's state, `{ count = 0, items = { … } }` with `items` rows.
+  static func pushState(_ L: OpaquePointer, items: Int) {
     lua_createtable(L, 0, 2)
     lua_pushinteger(L, 0)
     lua_setfield(L, -2, "count")
@@ -40,7 +46,6 @@ public final class BareReducerBaseline {
       lua_rawseti(L, -2, lua_Integer(index + 1))
     }
     lua_setfield(L, -2, "items")
-    stateRef = luaL_ref(L, lunar_registryindex())
   }
 
   deinit {

@@ -14,7 +14,7 @@ import LuaFeatures
 
 let usage = """
   usage: lunar-workload WORKLOAD N
-  workloads: bare, lua, lua-unbudgeted, lone, compose, \
+  workloads: bare, floor, lua, lua-unbudgeted, lone, compose, \
   \(BridgeBenchmark.Workload.allCases.map(\.rawValue).joined(separator: ", "))
   """
 
@@ -40,6 +40,8 @@ func run() throws {
   switch name {
   case "bare":
     _ = try BareReducerBaseline(source: BenchScripts.counterReducer, items: 10).measure(iterations: times, repetitions: 1)
+  case "floor":
+    _ = try JournalFloorBaseline(source: BenchScripts.counterReducer, items: 10).measure(iterations: times, repetitions: 1)
   case "lua", "lua-unbudgeted":
     let host = try LuaFeatureHost(limits: .init(instructionsPerCall: name == "lua" ? 1_000_000 : nil))
     let feature = try host.load(

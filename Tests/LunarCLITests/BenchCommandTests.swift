@@ -18,6 +18,7 @@ struct BenchCommandTests {
     // NB: no comparison of the figures: 200 actions of a debug build on a busy machine say nothing.
     #expect((lua["ratioToBare"] as? Double ?? 0) > 0)
     #expect((lua["lunarNs"] as? Double ?? 0) > 0)
+    #expect((lua["floorNs"] as? Double ?? 0) > 0)
   }
 
   @Test func benchWithoutAPathRunsTheComparisonOnly() async throws {
@@ -25,5 +26,6 @@ struct BenchCommandTests {
     #expect(output.status == 0, "\(output)")
     #expect(output.stdout.hasPrefix("lua: a no-effect action"), "\(output)")
     #expect(output.stdout.contains("bare C API, state in registry"))
+    #expect(output.stdout.contains("journal floor, C only"))
   }
 }

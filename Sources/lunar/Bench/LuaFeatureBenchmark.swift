@@ -6,7 +6,8 @@ import LuaFeatures
 
 /// Issue 4's figures, in one run: a no-effect action through `Store.send` into a Lua reducer,
 /// against the same reducer called through the bare C API, an equivalent Swift reducer, the same
-/// action on a state of 10,000 items, and a Redux-style store in plain Lua run by `lua5.4`.
+/// action on a state of 10,000 items, and a Redux-style store in plain Lua run by `lua5.4`; and the
+/// journal floor (``JournalFloorBaseline``): the least any host with Lunar's guarantees pays.
 @MainActor
 struct LuaFeatureBenchmark {
   let iterations: Int
@@ -14,6 +15,7 @@ struct LuaFeatureBenchmark {
 
   struct Result {
     var bare: Double
+    var floor: Double
     var lunar: Double
     var lunarLarge: Double
     var swift: Double
@@ -24,6 +26,7 @@ struct LuaFeatureBenchmark {
       var lines = [
         "lua: a no-effect action (\(iterations) actions, best of runs)",
         "  bare C API, state in registry   \(formatted(bare)) ns/action",
+        "  journal floor, C only           \(formatted(floor)) ns/action   \(formatted(floor / bare))× bare   (per-call proxy + journal + budget hook, nothing else)",
         "  Lunar Store.send, 10 items      \(formatted(lunar)) ns/action   \(formatted(lunar / bare))× bare   (target ≤ 2.5×)",
         "  Lunar Store.send, 10,000 items  \(formatted(lunarLarge)) ns/action   \(formatted(lunarLarge / lunar))× 10 items   (target ≤ 1.5×)",
         "  Swift reducer, Store.send       \(formatted(swift)) ns/action   Lua is \(formatted(lunar / swift))× Swift",
@@ -38,24 +41,26 @@ struct LuaFeatureBenchmark {
 
     var json: String {
       JSONText.encode([
-        "benchmark": "lua", "iterations": iterations, "bareNs": bare, "lunarNs": lunar,
+        "benchmark": "lua", "iterations": iterations, "bareNs": bare, "floorNs": floor, "lunarNs": lunar,
         "lunarLargeNs": lunarLarge, "swiftNs": swift, "reduxNs": redux.map { $0 as Any } ?? NSNull(),
-        "ratioToBare": lunar / bare, "ratioLargeToSmall": lunarLarge / lunar,
+        "ratioToBare": lunar / bare, "ratioFloorToBare": floor / bare, "ratioLargeToSmall": lunarLarge / lunar,
       ])
     }
   }
 
   func run() throws -> Result {
     let bare = try BareReducerBaseline(source: BenchScripts.counterReducer, items: 10)
+    let floor = try JournalFloorBaseline(source: BenchScripts.counterReducer, items: 10)
     let lunar = try lunarStore(items: 10)
     let lunarLarge = try lunarStore(items: 10_000)
     let swift = Store(initialState: BenchCounter.State()) { BenchCounter() }
     let action: LuaValue = ["type": "increment"]
     // NB: measured in turns, one repetition of each per round, so that a busy moment of the shared
     //     machine hits all of them alike and the ratios hold within the run.
-    var best = (bare: Double.infinity, lunar: Double.infinity, large: Double.infinity, swift: Double.infinity)
+    var best = (bare: Double.infinity, floor: Double.infinity, lunar: Double.infinity, large: Double.infinity, swift: Double.infinity)
     for _ in 0..<max(1, repetitions) {
       best.bare = min(best.bare, bare.measure(iterations: iterations, repetitions: 1))
+      best.floor = min(best.floor, floor.measure(iterations: iterations, repetitions: 1))
       best.lunar = min(best.lunar, measure(lunar, action))
       best.large = min(best.large, measure(lunarLarge, action))
       best.swift = min(best.swift, bestNanosecondsPerOperation(operations: iterations, repetitions: 1) {
@@ -65,7 +70,7 @@ struct LuaFeatureBenchmark {
       })
     }
     return Result(
-      bare: best.bare, lunar: best.lunar, lunarLarge: best.large, swift: best.swift,
+      bare: best.bare, floor: best.floor, lunar: best.lunar, lunarLarge: best.large, swift: best.swift,
       redux: ReduxBaseline.measure(iterations: iterations), iterations: iterations
     )
   }

@@ -39,7 +39,9 @@ import IssueReporting
 /// Set ``exhaustivity`` to `.off` to check only what you assert.
 ///
 /// While a test store is alive, tasks run on the main serial executor (swift-concurrency-extras), so
-/// that an effect has reached its `clock.sleep` before the test advances a `TestClock`.
+/// that an effect has reached its `clock.sleep` before the test advances a `TestClock`. To give a
+/// test of a plain `Store` the same executor, wrap it in ``withTestStoreExecutor(_:)``, not in
+/// `withMainSerialExecutor`, which switches the executor off under test stores running in parallel.
 ///
 /// > Important: Mark tests that use a test store `@MainActor`: the store lives on the main actor, and
 /// > its end-of-test checks run when it is released there.

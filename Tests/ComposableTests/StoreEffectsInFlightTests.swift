@@ -1,5 +1,6 @@
 import Clocks
 import Composable
+import ComposableTesting
 import Dependencies
 import Testing
 
@@ -30,23 +31,25 @@ private struct Chain: Reducer {
 @MainActor
 struct StoreEffectsInFlightTests {
   @Test func effectsInFlightCountsEffectsStartedByEffects() async {
-    let clock = TestClock()
-    let store = Store(initialState: Chain.State()) {
-      Chain()
-    } withDependencies: {
-      $0.continuousClock = clock
+    await withTestStoreExecutor {
+      let clock = TestClock()
+      let store = Store(initialState: Chain.State()) {
+        Chain()
+      } withDependencies: {
+        $0.continuousClock = clock
+      }
+      #expect(store.effectsInFlight == 0)
+      store.send(.start)
+      #expect(store.effectsInFlight == 1)
+      await clock.advance(by: .seconds(1))
+      await waitUntil { store.state.steps.count == 2 }
+      // NB: the first effect may still be returning; the one `.middle` started is running.
+      #expect(store.effectsInFlight >= 1)
+      await clock.advance(by: .seconds(1))
+      await waitUntil { store.effectsInFlight == 0 }
+      #expect(store.state.steps == ["start", "middle", "done"])
+      #expect(store.effectsInFlight == 0)
     }
-    #expect(store.effectsInFlight == 0)
-    store.send(.start)
-    #expect(store.effectsInFlight == 1)
-    await clock.advance(by: .seconds(1))
-    await waitUntil { store.state.steps.count == 2 }
-    // NB: the first effect may still be returning; the one `.middle` started is running.
-    #expect(store.effectsInFlight >= 1)
-    await clock.advance(by: .seconds(1))
-    await waitUntil { store.effectsInFlight == 0 }
-    #expect(store.state.steps == ["start", "middle", "done"])
-    #expect(store.effectsInFlight == 0)
   }
 
   private func waitUntil(_ condition: () -> Bool) async {

@@ -1,6 +1,7 @@
 import CasePathsCore
 import Clocks
 import Composable
+import ComposableTesting
 import ConcurrencyExtras
 import Testing
 
@@ -93,7 +94,7 @@ struct StoreTests {
   }
 
   @Test func effectsFeedTheirActionsBackIntoTheStore() async {
-    await withMainSerialExecutor {
+    await withTestStoreExecutor {
       let clock = TestClock()
       let store = Store(initialState: Counter.State()) {
         Counter()
@@ -119,7 +120,7 @@ struct StoreTests {
   }
 
   @Test func storeTaskCancelStopsTheEffects() async {
-    await withMainSerialExecutor {
+    await withTestStoreExecutor {
       let clock = TestClock()
       let store = Store(initialState: Counter.State()) {
         Counter()

@@ -1,3 +1,4 @@
+import ConcurrencyExtras
 import Foundation
 import Testing
 
@@ -43,5 +44,26 @@ struct TestStoreWaitTests {
     }
     #expect(!arrived)
     #expect(checks <= 12)
+  }
+}
+
+/// The main serial executor is shared by test stores and `withTestStoreExecutor`.
+@MainActor
+struct TestStoreExecutorTests {
+  @Test func aTestStoreKeepsTheExecutorAfterAPlainStoreTestAroundItEnds() async {
+    var store: TestStoreOf<Counter>?
+    await withTestStoreExecutor {
+      store = TestStore(initialState: Counter.State()) { Counter() }
+    }
+    // NB: swift-concurrency-extras' `withMainSerialExecutor` would have restored the setting it
+    //     found (off, when no other test store runs) under the test store that still needs it.
+    #expect(uncheckedUseMainSerialExecutor)
+    #expect(store != nil)
+    store = nil
+  }
+
+  @Test func theExecutorIsOnWhileTheOperationRuns() async {
+    let on = await withTestStoreExecutor { uncheckedUseMainSerialExecutor }
+    #expect(on)
   }
 }

@@ -17,6 +17,13 @@ func bestNanosecondsPerOperation(
   return best
 }
 
+/// The CPU time the calling thread has used, in nanoseconds.
+func threadCPUNanoseconds() -> UInt64 {
+  var time = timespec()
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+  return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+}
+
 /// Keeps the optimizer from deleting work whose result is otherwise unused.
 @inline(never)
 func blackHole<T>(_ value: T) {

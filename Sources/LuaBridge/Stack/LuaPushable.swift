@@ -43,7 +43,17 @@ extension LuaValue: LuaPushable {
       writer.beginTable(sizeHint: entries.count)
       for (key, value) in entries {
         writer.key(key)
-        do { try value.write(to: &writer, depth: depth + 1) } catch { throw error.prefixed(by: .key(key.lossyString)) }
+        // NB: scalar values are written here, without a recursive call (and its copy of the
+        //     value) each: actions are mostly flat tables of scalars.
+        switch value {
+        case .nil: writer.writeNil()
+        case .boolean(let b): writer.write(b)
+        case .integer(let i): writer.write(i)
+        case .number(let d): writer.write(d)
+        case .string(let s): writer.write(s)
+        case .array, .table:
+          do { try value.write(to: &writer, depth: depth + 1) } catch { throw error.prefixed(by: .key(key.lossyString)) }
+        }
       }
       writer.endTable()
     }

@@ -18,17 +18,22 @@ public final class BareReducerBaseline {
   /// Loads `source`, which must return a function `reduce(state, action)`, and builds a state
   /// `{ count = 0, items = { … } }` with `items` entries.
   public init(source: String, items: Int) throws {
+    (L, reduceRef) = try Self.open(source)
+    Self.pushState(L, items: items)
+    stateRef = luaL_ref(L, lunar_registryindex())
+  }
+
+  /// A new Lua state with the standard libraries and the function `source` returns, referenced in
+  /// the registry.
+  static func open(_ source: String) throws -> (OpaquePointer, reduceRef: Int32) {
     guard let L = luaL_newstate() else { throw BaselineError("cannot create a Lua state") }
-    self.L = L
     luaL_openlibs(L)
     guard luaL_loadstring(L, source) == LUA_OK, clua_pcall(L, 0, 1, 0) == LUA_OK else {
       let message = clua_tostring(L, -1).map { String(cString: $0) } ?? "?"
       lua_close(L)
       throw BaselineError(message)
     }
-    reduceRef = luaL_ref(L, lunar_registryindex())
-    Self.pushState(L, items: items)
-    stateRef = luaL_ref(L, lunar_registryindex())
+    return (L, luaL_ref(L, lunar_registryindex()))
   }
 
   /// Pushes the benchmark's state, `{ count = 0, items = { … } }` with `items` rows.

@@ -31,15 +31,7 @@ public final class JournalFloorBaseline {
   /// Loads `source`, which must return a function `reduce(state, action)`, and builds the same
   /// state as ``BareReducerBaseline``: `{ count = 0, items = { … } }` with `items` rows.
   public init(source: String, items: Int) throws {
-    guard let L = luaL_newstate() else { throw BaselineError("cannot create a Lua state") }
-    self.L = L
-    luaL_openlibs(L)
-    guard luaL_loadstring(L, source) == LUA_OK, clua_pcall(L, 0, 1, 0) == LUA_OK else {
-      let message = clua_tostring(L, -1).map { String(cString: $0) } ?? "?"
-      lua_close(L)
-      throw BaselineError(message)
-    }
-    reduceRef = luaL_ref(L, lunar_registryindex())
+    (L, reduceRef) = try BareReducerBaseline.open(source)
     call = .allocate(capacity: 1)
     call.initialize(to: lunar_floor_call(root: nil, count: 0))
     BareReducerBaseline.pushState(L, items: items)

@@ -13,11 +13,30 @@ extern const char lunar_key_raise_marker;
 /* The allocator of every state (alloc.c). */
 void *lunar_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
 
+/* Whether a call has any limit the count hook enforces. */
+static inline int lunar_budget_on(lunar_host *h) { return h->instruction_limit > 0 || h->time_limit > 0; }
+
+/* Replaces the standard library functions whose work is not bounded by their input (pattern
+   matching, string.rep, table.move…) with versions that count their steps with lunar_charge
+   (limited.c), and xpcall with one whose handler cannot outlive a spent call (limits.c). Runs
+   inside openlibs' protected call: may raise. */
+void lunar_open_limited_libraries(lua_State *L);
+void lunar_open_limited_base(lua_State *L);
+
 /* Budget bookkeeping around every entry that runs Lua code. */
+/* CLOCK_MONOTONIC in nanoseconds (the coarse clock: cheap, precise to a few milliseconds). */
+int64_t lunar_now(void);
+/* Units of C work (see lunar_charge) between two readings of the clock. */
+#define LUNAR_CLOCK_EVERY 4096
+
 static inline void lunar_budget_enter(lunar_host *h) {
   if (h->depth++ == 0) {
     h->exhausted = 0;
     h->remaining = h->instruction_limit;
+    if (h->time_limit > 0) {
+      h->deadline = lunar_now() + h->time_limit;
+      h->until_clock = LUNAR_CLOCK_EVERY;
+    }
     /* NB: the message handler records where an error happened, but Lua does not run it for
        memory errors: a position left from an earlier error must not be taken for theirs. */
     h->error_line = 0;
@@ -28,9 +47,20 @@ static inline void lunar_budget_enter(lunar_host *h) {
 static inline int lunar_budget_leave(lunar_host *h, int status) {
   int exhausted = h->exhausted;
   if (--h->depth == 0) h->exhausted = 0;
-  if (exhausted && status != LUA_OK && status != LUA_YIELD) return LUNAR_ERRBUDGET;
+  if (exhausted && status != LUA_OK && status != LUA_YIELD) return exhausted;
   return status;
 }
+
+/* Charges `cost` units of work done in C to the running call: one unit is about one VM instruction
+   (a step of a pattern match, a table slot moved, a few dozen bytes copied). Counts against the
+   instruction budget and, every LUNAR_CLOCK_EVERY units, checks the wall-clock deadline; raises the
+   limit's error (at the calling Lua line) when either has run out. Outside a budgeted call it does
+   nothing. May raise: call only from a C function Lua called. */
+void lunar_charge(lua_State *L, int64_t cost);
+
+/* Whether the running call has run out of instructions or time: a message handler seeing an error
+   then must not run more script code (see the sandbox's xpcall). Cannot raise. */
+static inline int lunar_spent(lunar_host *h) { return h->depth > 0 && h->exhausted != 0; }
 
 /* The count hook that enforces the instruction budget (state.c). */
 void lunar_count_hook(lua_State *L, lua_Debug *ar);
@@ -38,7 +68,7 @@ void lunar_count_hook(lua_State *L, lua_Debug *ar);
 /* The count hook on L if the budget is on and the hook is not there (it is taken off while the
    prelude's composition code runs, see journal.c; an error can leave it off). Cannot raise. */
 static inline void lunar_ensure_hook_of(lunar_host *h, lua_State *L) {
-  if (h->instruction_limit > 0 && lua_gethook(L) != lunar_count_hook)
+  if (lunar_budget_on(h) && lua_gethook(L) != lunar_count_hook)
     lua_sethook(L, lunar_count_hook, LUA_MASKCOUNT, h->hook_interval);
 }
 

@@ -30,6 +30,8 @@ static int openlibs_worker(lua_State *L) {
     luaL_requiref(L, lib->name, lib->func, 1);
     lua_pop(L, 1);
   }
+  /* Library functions whose work is not bounded by their input count it against the limits. */
+  lunar_open_limited_libraries(L);
   /* Reading files is no business of a script, trusted or not. */
   lua_pushnil(L);
   lua_setglobal(L, "dofile");
@@ -59,45 +61,6 @@ int lunar_openlibs(lua_State *L) {
   if (!lua_checkstack(L, 2)) return LUA_ERRMEM;
   lua_pushcfunction(L, openlibs_worker);
   return lua_pcall(L, 0, 0, 0);
-}
-
-/* ---- instruction budget ---- */
-
-/* Fires every `hook_interval` instructions on every thread of the VM (threads inherit the hook).
-   The budget is shared by all threads, so a script cannot escape it by spreading work over
-   coroutines. Once exhausted, it fires on every instruction: a script that catches the error with
-   pcall gets another one at its next instruction, so the error always reaches the host. */
-void lunar_count_hook(lua_State *L, lua_Debug *ar) {
-  (void)ar;
-  lunar_host *h = lunar_host_of(L);
-  if (h->instruction_limit <= 0) {
-    lua_sethook(L, NULL, 0, 0); /* the limit was lifted after this thread was created */
-    return;
-  }
-  if (h->depth == 0) return; /* finalizers during a host push: not part of any call */
-  if (!h->exhausted) {
-    if (lua_gethookcount(L) != h->hook_interval)
-      lua_sethook(L, lunar_count_hook, LUA_MASKCOUNT, h->hook_interval); /* left over from an old exhaustion */
-    h->remaining -= h->hook_interval;
-    if (h->remaining > 0) return;
-    h->exhausted = 1;
-    lua_sethook(L, lunar_count_hook, LUA_MASKCOUNT, 1);
-  }
-  /* NB: inside a hook, level 0 is the Lua function being run, so the message names its line. */
-  luaL_where(L, 0);
-  lua_pushfstring(L, "instruction limit exceeded (%I instructions per call)", (LUAI_UACINT)h->instruction_limit);
-  lua_concat(L, 2);
-  lua_error(L);
-}
-
-void lunar_set_instruction_limit(lua_State *L, int64_t limit) {
-  lunar_host *h = lunar_host_of(L);
-  h->instruction_limit = limit > 0 ? limit : 0;
-  h->hook_interval = limit <= 0 ? 0 : (limit < 1000 ? (int)limit : 1000);
-  if (limit > 0)
-    lua_sethook(L, lunar_count_hook, LUA_MASKCOUNT, h->hook_interval);
-  else
-    lua_sethook(L, NULL, 0, 0);
 }
 
 /* ---- host functions ---- */
@@ -187,13 +150,13 @@ int lunar_pushhostfunction(lua_State *L, void *context) {
 void lunar_ensure_hook(lua_State *L) { lunar_ensure_hook_of(lunar_host_of(L), L); }
 
 void lunar_hook_off(lua_State *L) {
-  if (lunar_host_of(L)->instruction_limit > 0) lua_sethook(L, NULL, 0, 0);
+  if (lunar_budget_on(lunar_host_of(L))) lua_sethook(L, NULL, 0, 0);
 }
 
 void lunar_install_hook(lua_State *co) {
   lunar_host *h = lunar_host_of(co);
-  if (h->instruction_limit > 0)
-    lua_sethook(co, lunar_count_hook, LUA_MASKCOUNT, h->hook_interval);
+  if (lunar_budget_on(h))
+    lua_sethook(co, lunar_count_hook, LUA_MASKCOUNT, h->exhausted ? 1 : h->hook_interval);
   else
     lua_sethook(co, NULL, 0, 0);
 }

@@ -22,7 +22,8 @@
 
 /* Status codes beyond Lua's own (LUA_OK ... LUA_ERRERR). */
 enum {
-  LUNAR_ERRBUDGET = 100  /* the instruction budget of the call ran out */
+  LUNAR_ERRBUDGET = 100,  /* the instruction budget of the call ran out */
+  LUNAR_ERRTIME = 101     /* the wall-clock limit of the call ran out */
 };
 
 /* Opcodes of a push program: the flat, host-written description of values to push. */
@@ -61,7 +62,11 @@ typedef struct lunar_host {
   int64_t remaining;
   int hook_interval;
   int depth;                   /* nesting of budgeted entries (calls, resumes) */
-  int exhausted;
+  int exhausted;               /* 0, or LUNAR_ERRBUDGET / LUNAR_ERRTIME: what ran out */
+  /* wall-clock limit (CLOCK_MONOTONIC nanoseconds) */
+  int64_t time_limit;          /* 0: unlimited */
+  int64_t deadline;            /* set when the outermost budgeted entry starts */
+  int64_t until_clock;         /* units of C work (lunar_charge) left before the clock is read again */
   /* coroutines */
   int host_yielded;            /* the last yield came from a host function */
   /* where the last runtime error happened (filled by the message handler) */
@@ -99,8 +104,9 @@ void lunar_pool_release(lunar_host *host);
    and creates the registry slots LuaBridge uses. Protected; leaves nothing (or the error). */
 int lunar_openlibs(lua_State *L);
 lunar_host *lunar_host_of(lua_State *L);
-/* Sets the per-call instruction budget (0: none) and (re)installs the count hook on L. */
-void lunar_set_instruction_limit(lua_State *L, int64_t limit);
+/* Sets the per-call instruction budget (0: none) and the per-call wall-clock limit in nanoseconds
+   (0: none), and (re)installs the count hook on L. */
+void lunar_set_limits(lua_State *L, int64_t instructions, int64_t nanoseconds);
 
 /* ---- pushing ---- */
 

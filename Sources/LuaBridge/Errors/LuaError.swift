@@ -27,6 +27,8 @@ public struct LuaError: Error, Sendable, CustomStringConvertible {
     case memory
     /// The call ran out of its instruction budget.
     case instructionLimit
+    /// The call ran past its wall-clock limit (``LuaVM/Limits/timePerCall``).
+    case timeLimit
     /// Lua's stack or the C-call depth (LUAI_MAXCCALLS, nested pcall/metamethods) overflowed.
     case stackOverflow
     /// The message handler itself failed (Lua's `LUA_ERRERR`).
@@ -113,6 +115,7 @@ extension LuaError.Kind {
     case .syntax: "syntax error"
     case .memory: "memory limit"
     case .instructionLimit: "instruction limit"
+    case .timeLimit: "time limit"
     case .stackOverflow: "stack overflow"
     case .errorHandler: "error in error handling"
     case .conversion: "conversion error"

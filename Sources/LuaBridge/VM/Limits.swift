@@ -17,20 +17,33 @@ extension LuaVM {
     /// The VM's memory ceiling in bytes, enforced by its allocator; `nil` for none. Overrun:
     /// ``LuaError/Kind/memory`` (after Lua's emergency collection).
     public var memoryBytes: Int?
+    /// The wall-clock limit of one call from Swift, measured from its start, across every coroutine
+    /// and nested call it runs; `nil` for none. It holds inside the standard library's C functions
+    /// too: pattern matching, `string.rep`, `table.move` and the other functions whose work is not
+    /// bounded by the size of their input count their steps and check the clock (see the docs'
+    /// containment page). Overrun: ``LuaError/Kind/timeLimit``.
+    ///
+    /// > Important: Time spent in your own Swift host functions counts too, but cannot be cut short:
+    /// > a host function that blocks delays the error until it returns.
+    public var timePerCall: Duration?
     /// The deepest nesting of tables converted to or from ``LuaValue`` and Codable types. Overrun:
     /// ``LuaError/Kind/conversion``.
     public var dataDepth: Int
 
     /// Limits; the defaults suit a host running many small calls.
-    public init(instructionsPerCall: Int? = 100_000_000, memoryBytes: Int? = 512 << 20, dataDepth: Int = 100) {
+    public init(
+      instructionsPerCall: Int? = 100_000_000, memoryBytes: Int? = 512 << 20, timePerCall: Duration? = .seconds(1),
+      dataDepth: Int = 100
+    ) {
       self.instructionsPerCall = instructionsPerCall
       self.memoryBytes = memoryBytes
+      self.timePerCall = timePerCall
       self.dataDepth = dataDepth
     }
 
-    /// 100 million instructions per call, 512 MiB, 100 levels of data.
+    /// 100 million instructions and one second per call, 512 MiB, 100 levels of data.
     public static let `default` = Limits()
-    /// No instruction budget and no memory ceiling (for trusted code and benchmarks).
-    public static let unlimited = Limits(instructionsPerCall: nil, memoryBytes: nil)
+    /// No instruction budget, no time limit and no memory ceiling (for trusted code and benchmarks).
+    public static let unlimited = Limits(instructionsPerCall: nil, memoryBytes: nil, timePerCall: nil)
   }
 }

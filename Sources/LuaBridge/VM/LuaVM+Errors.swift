@@ -26,6 +26,7 @@ extension LuaVM {
     var kind: LuaError.Kind
     switch status {
     case Int32(LUNAR_ERRBUDGET): kind = .instructionLimit
+    case Int32(LUNAR_ERRTIME): kind = .timeLimit
     case LUA_ERRMEM: kind = .memory
     case LUA_ERRSYNTAX: kind = .syntax
     case LUA_ERRERR: kind = .errorHandler

@@ -86,7 +86,16 @@ public final class LuaVM {
   private func applyLimits() {
     host.pointee.bytes_limit = limits.memoryBytes.map { size_t(max($0, 1)) } ?? 0
     host.pointee.data_depth = Int32(clamping: limits.dataDepth)
-    lunar_set_instruction_limit(mainState, Int64(limits.instructionsPerCall ?? 0))
+    lunar_set_limits(mainState, Int64(limits.instructionsPerCall ?? 0), limits.timePerCall.map(Self.nanoseconds) ?? 0)
+  }
+
+  /// A duration in whole nanoseconds, clamped to what a limit can hold (at least one).
+  static func nanoseconds(_ duration: Duration) -> Int64 {
+    let (seconds, attoseconds) = duration.components
+    guard seconds >= 0 else { return 1 }
+    let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+    if overflow { return Int64.max / 2 }
+    return max(1, min(Int64.max / 2, whole &+ attoseconds / 1_000_000_000))
   }
 
   /// Bytes the VM has allocated now, as counted by its allocator: what Lua holds, which

@@ -68,6 +68,8 @@ public struct LuaFeatureError: Error, Sendable, CustomStringConvertible {
     switch error.kind {
     case .instructionLimit:
       message = "ran out of its instruction budget (an endless loop?): \(error.message)"
+    case .timeLimit:
+      message = "ran past its time limit (an endless loop, or a slow library call?): \(error.message)"
     case .memory:
       message = "ran out of memory: \(error.message)"
     case .stackOverflow:

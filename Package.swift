@@ -95,6 +95,7 @@ let package = Package(
         "LuaBridgeBench",
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "DequeModule", package: "swift-collections"),
       ]
     ),
     .testTarget(

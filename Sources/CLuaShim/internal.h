@@ -58,6 +58,10 @@ static inline int lunar_budget_leave(lunar_host *h, int status) {
    nothing. May raise: call only from a C function Lua called. */
 void lunar_charge(lua_State *L, int64_t cost);
 
+/* Reads the clock now and raises the time limit's error if the running call is past its deadline
+   (or already spent). Outside a budgeted call it does nothing. May raise. */
+void lunar_check_deadline(lua_State *L);
+
 /* Whether the running call has run out of instructions or time: a message handler seeing an error
    then must not run more script code (see the sandbox's xpcall). Cannot raise. */
 static inline int lunar_spent(lunar_host *h) { return h->depth > 0 && h->exhausted != 0; }
@@ -69,7 +73,7 @@ void lunar_count_hook(lua_State *L, lua_Debug *ar);
    prelude's composition code runs, see journal.c; an error can leave it off). Cannot raise. */
 static inline void lunar_ensure_hook_of(lunar_host *h, lua_State *L) {
   if (lunar_budget_on(h) && lua_gethook(L) != lunar_count_hook)
-    lua_sethook(L, lunar_count_hook, LUA_MASKCOUNT, h->hook_interval);
+    lua_sethook(L, lunar_count_hook, LUA_MASKCOUNT, h->exhausted ? 1 : h->hook_interval);
 }
 
 /* The message handler used by lunar_call. */

@@ -87,6 +87,12 @@ void lunar_charge(lua_State *L, int64_t cost) {
   raise_spent(L, h, 1);
 }
 
+void lunar_check_deadline(lua_State *L) {
+  lunar_host *h = lunar_host_of(L);
+  if (h->depth == 0 || !lunar_budget_on(h)) return;
+  if (h->exhausted || past_deadline(h)) raise_spent(L, h, 1);
+}
+
 void lunar_set_limits(lua_State *L, int64_t instructions, int64_t nanoseconds) {
   lunar_host *h = lunar_host_of(L);
   h->instruction_limit = instructions > 0 ? instructions : 0;

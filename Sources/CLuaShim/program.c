@@ -20,6 +20,16 @@ static uint32_t read_u32(lua_State *L, lunar_reader *r) {
   return v;
 }
 
+/* A string's length: 64 bits, checked against what is left of the program. */
+static size_t read_length(lua_State *L, lunar_reader *r) {
+  uint64_t v;
+  need(L, r, 8);
+  memcpy(&v, r->p, 8);
+  r->p += 8;
+  if (v > (uint64_t)(r->end - r->p)) truncated(L);
+  return (size_t)v;
+}
+
 static int at_end(lua_State *L, lunar_reader *r) {
   need(L, r, 1);
   if (*r->p == LUNAR_OP_END) {
@@ -54,8 +64,7 @@ void lunar_decode_value(lua_State *L, lunar_reader *r, int depth) {
       break;
     }
     case LUNAR_OP_STRING: {
-      uint32_t n = read_u32(L, r);
-      need(L, r, n);
+      size_t n = read_length(L, r);
       lua_pushlstring(L, (const char *)r->p, n);
       r->p += n;
       break;
@@ -97,8 +106,7 @@ void lunar_decode_value(lua_State *L, lunar_reader *r, int depth) {
       lua_createtable(L, 0, (int)(hint > 1u << 24 ? 1u << 24 : hint));
       while (!at_end(L, r)) {
         if (*r->p++ != LUNAR_OP_STRING) truncated(L); /* keys are strings */
-        uint32_t n = read_u32(L, r);
-        need(L, r, n);
+        size_t n = read_length(L, r);
         lua_pushlstring(L, (const char *)r->p, n);
         r->p += n;
         lunar_decode_value(L, r, depth + 1);

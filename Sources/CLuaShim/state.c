@@ -87,6 +87,9 @@ int lunar_trampoline(lua_State *L) {
   int status = h->call(L, fn->context, &nresults);
   switch (status) {
     case LUNAR_HOST_RETURN:
+      /* NB: a host function may take long (Swift work, a blocking call): the clock is read after
+         each one, so a loop of a few instructions around it cannot hide from the limit. */
+      lunar_check_deadline(L);
       return nresults;
     case LUNAR_HOST_YIELD: {
       int below = lua_gettop(L) - nresults;

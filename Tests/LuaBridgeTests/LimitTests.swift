@@ -1,3 +1,4 @@
+import Foundation
 import LuaBridge
 import Testing
 
@@ -81,5 +82,90 @@ import Testing
     #expect(vm.memoryInUse >= before + (1 << 20) - 4096)  // NB: a collection step may free a little meanwhile
     #expect(vm.garbageCollectorCount >= 1 << 20)
     _ = keep
+  }
+}
+
+/// The wall-clock limit of a call: it stops what the instruction budget cannot see, and a script
+/// cannot catch its way past it.
+@Suite struct TimeLimitTests {
+  func makeVM(seconds: Double = 0.2, instructions: Int? = nil) throws -> LuaVM {
+    try LuaVM(limits: .init(instructionsPerCall: instructions, memoryBytes: 64 << 20, timePerCall: .milliseconds(Int(seconds * 1000))))
+  }
+
+  @Test func aLoopRunsOutOfTimeWithATypedErrorAtItsLine() throws {
+    let vm = try makeVM()
+    let loop = try vm.load("local n = 0\nwhile true do n = n + 1 end", chunkName: "loop.lua")
+    let error = try #require(throws: LuaError.self) { try vm.call(loop) }
+    #expect(error.kind == .timeLimit)
+    #expect(error.message == "loop.lua:2: time limit exceeded (0.2 s per call)")
+  }
+
+  @Test func theLimitIsPerCallSoTheNextCallRuns() throws {
+    let vm = try makeVM()
+    let loop = try vm.load("while true do end", chunkName: "loop.lua")
+    #expect(throws: LuaError.self) { try vm.call(loop) }
+    let work = try vm.load("local s = 0 for i = 1, 1000 do s = s + i end return s", chunkName: "work.lua")
+    #expect(try vm.call(work) == [500_500])
+  }
+
+  @Test func aMessageHandlerThatLoopsCannotOutliveTheBudget() throws {
+    let vm = try LuaVM(limits: .init(instructionsPerCall: 1_000_000, memoryBytes: 64 << 20, timePerCall: nil))
+    let script = try vm.load("""
+      local function spin() while true do end end
+      xpcall(spin, spin)
+      return "unreachable"
+      """, chunkName: "handler.lua")
+    let error = try #require(throws: LuaError.self) { try vm.call(script) }
+    #expect(error.kind == .instructionLimit)
+    // NB: xpcall returns the error, and the next instruction of the script raises it again.
+    #expect(error.line == 3)
+  }
+
+  @Test func aMessageHandlerThatLoopsCannotOutliveTheTimeLimit() throws {
+    let vm = try makeVM()
+    let script = try vm.load("""
+      local function spin() while true do end end
+      while true do xpcall(spin, spin) end
+      """, chunkName: "handler.lua")
+    let error = try #require(throws: LuaError.self) { try vm.call(script) }
+    #expect(error.kind == .timeLimit)
+  }
+
+  @Test func aHandlerForAScriptsOwnErrorStillRuns() throws {
+    let vm = try makeVM()
+    let script = try vm.load("""
+      return xpcall(function() error("mine", 0) end, function(e) return "handled " .. e end)
+      """, chunkName: "handler.lua")
+    #expect(try vm.call(script) == [false, "handled mine"])
+  }
+
+  @Test func xpcallPassesArgumentsAndResultsThrough() throws {
+    let vm = try makeVM()
+    let script = try vm.load("""
+      return xpcall(function(a, b) return a + b, "two" end, print, 40, 2)
+      """, chunkName: "results.lua")
+    #expect(try vm.call(script) == [true, 42, "two"])
+  }
+
+  @Test func aSlowHostFunctionInAShortLoopIsStoppedAfterItReturns() throws {
+    let vm = try makeVM()
+    let slow = try vm.function(named: "slow") { _ in
+      Thread.sleep(forTimeInterval: 0.05)
+      return .none
+    }
+    let loop = try vm.load("local slow = ... for i = 1, 100 do slow() end return 'done'", chunkName: "slow.lua")
+    let started = ContinuousClock.now
+    let error = try #require(throws: LuaError.self) { try vm.call(loop, slow) }
+    #expect(error.kind == .timeLimit)
+    #expect(error.line == 1)
+    // NB: not a timing assertion on speed: 100 calls of 50 ms would take 5 s without the limit.
+    #expect(ContinuousClock.now - started < .seconds(4))
+  }
+
+  @Test func liftingTheTimeLimitLetsLongWorkFinish() throws {
+    let vm = try makeVM(seconds: 0.05)
+    vm.limits.timePerCall = nil
+    let work = try vm.load("local s = 0 for i = 1, 3000000 do s = s + 1 end return s", chunkName: "work.lua")
+    #expect(try vm.call(work) == [3_000_000])
   }
 }

@@ -151,7 +151,8 @@ import Testing
   @Test(arguments: runtime)
   func runReportsTheErrorAndKeepsServing(_ failure: RuntimeFailure) async throws {
     let output = try await Lunar.run(
-      ["run", Lunar.hostile(failure.script), "--keep-going"], input: "\(failure.action)\nincrement\n"
+      // NB: a generous time limit, so that a slow machine meets the memory ceiling before the clock.
+      ["run", Lunar.hostile(failure.script), "--keep-going", "--time-limit", "60"], input: "\(failure.action)\nincrement\n"
     )
 
     #expect(output.status == 1, "\(output)")
@@ -166,7 +167,9 @@ import Testing
   }
 
   @Test func anEndlessLoopRunsOutOfItsBudgetAndTheHostGoesOn() async throws {
-    let output = try await Lunar.run(["run", Lunar.hostile("infinite_loop.lua"), "--keep-going"], input: "spin\nincrement\n")
+    let output = try await Lunar.run(
+      ["run", Lunar.hostile("infinite_loop.lua"), "--keep-going", "--time-limit", "60"], input: "spin\nincrement\n"
+    )
 
     #expect(output.status == 1, "\(output)")
     let error = try #require(output.events.named("error").first, "\(output)")

@@ -62,7 +62,7 @@ import Testing
 
   @Test func aTableLiteralThatLoopsForeverRunsOutOfItsBudget() async throws {
     let output = try await Lunar.run(
-      ["run", "examples/counter", "--keep-going"],
+      ["run", "examples/counter", "--keep-going", "--time-limit", "60"],
       input: "{ type = (function() while true do end end)() }\nincrement\n"
     )
 

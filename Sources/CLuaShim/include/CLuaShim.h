@@ -33,7 +33,7 @@ enum {
   LUNAR_OP_TRUE = 2,
   LUNAR_OP_INTEGER = 3, /* int64 */
   LUNAR_OP_NUMBER = 4,  /* double */
-  LUNAR_OP_STRING = 5,  /* u32 length, bytes */
+  LUNAR_OP_STRING = 5,  /* u64 length, bytes (a 32-bit length would wrap past 4 GiB) */
   LUNAR_OP_REF = 6,     /* i32 registry reference */
   LUNAR_OP_ARRAY = 7,   /* u32 size hint, values (NIL leaves a hole), END */
   LUNAR_OP_TABLE = 8,   /* u32 size hint, (STRING key, value)*, END */

@@ -164,7 +164,11 @@ public struct LuaWriter {
   }
 
   private mutating func appendCounted(_ raw: UnsafeRawBufferPointer) {
-    appendU32(UInt32(truncatingIfNeeded: raw.count))
+    // NB: 64 bits: a 32-bit length would wrap for a string of 4 GiB, and its tail would be read
+    //     as opcodes.
+    reserve(8)
+    base.storeBytes(of: UInt64(raw.count).littleEndian, toByteOffset: count, as: UInt64.self)
+    count += 8
     reserve(raw.count)
     if let source = raw.baseAddress { (base + count).copyMemory(from: source, byteCount: raw.count) }
     count += raw.count

@@ -23,11 +23,14 @@ extension LuaDependencies {
       return date.now.timeIntervalSince1970
     }
     dependencies.async("clock.sleep") { (seconds: Double) async throws -> LuaNothing in
-      guard seconds.isFinite, seconds >= 0 else {
-        throw LuaDependencyError(name: "clock.sleep", message: "expects a duration in seconds (a finite number ≥ 0), got \(seconds)")
+      let duration: Duration
+      do {
+        duration = try LuaSeconds.duration(seconds)
+      } catch {
+        throw LuaDependencyError(name: "clock.sleep", message: "expects \(error)")
       }
       @Dependency(\.continuousClock) var clock
-      try await clock.sleep(for: .seconds(seconds))
+      try await clock.sleep(for: duration)
       return LuaNothing()
     }
     return dependencies

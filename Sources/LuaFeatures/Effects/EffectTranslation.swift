@@ -25,10 +25,14 @@ extension LuaFeatureInstance {
     }
     func field(_ name: String) -> LuaValue { fields[LuaString(name)] ?? .nil }
     func seconds() throws -> Duration {
-      guard let value = field("seconds").numberValue, value.isFinite, value >= 0 else {
-        throw malformed("a duration must be a finite number of seconds ≥ 0", action)
+      guard let value = field("seconds").numberValue else {
+        throw malformed("a duration must be a finite number of seconds from 0 to 1e9 (about 31 years)", action)
       }
-      return .seconds(value)
+      do {
+        return try LuaSeconds.duration(value)
+      } catch {
+        throw malformed(error.description, action)
+      }
     }
     switch field("kind").stringValue {
     case "none":

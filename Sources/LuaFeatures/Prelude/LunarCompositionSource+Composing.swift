@@ -5,7 +5,7 @@ extension LunarCompositionSource {
 local function addID(ids, element)
   if type(element) ~= "table" then return ids end
   local id = rawget(element, "id")
-  if id == nil or id ~= id then return ids end
+  if id == nil or not rawequal(id, id) then return ids end
   ids = ids or {}
   ids[id] = true
   return ids
@@ -18,16 +18,16 @@ local function previousIDs(real, key, items)
   local touched, ids, replaced = false, nil, nil
   for i = 1, n, 4 do
     local t = journal[i]
-    if t == items then
+    if rawequal(t, items) then
       touched = true
       ids = addID(ids, journal[i + 2])
-    elseif t == real and journal[i + 1] == key then
+    elseif rawequal(t, real) and rawequal(journal[i + 1], key) then
       touched = true
       local old = journal[i + 2]
-      if type(old) == "table" and old ~= items then
+      if type(old) == "table" and not rawequal(old, items) then
         replaced = replaced or {}
         replaced[old] = true
-        for j = 1, #old do ids = addID(ids, old[j]) end
+        for j = 1, rawlen(old) do ids = addID(ids, rawget(old, j)) end
       end
     end
   end
@@ -56,8 +56,8 @@ local function checkElements(name, e, real, effects, count)
     fail(name, "state." .. key .. " must be an array of child states, got " .. describe(items))
   end
   local seen = {}
-  for i = 1, items and #items or 0 do
-    local element = items[i]
+  for i = 1, items and rawlen(items) or 0 do
+    local element = rawget(items, i)
     local at = "state." .. key .. "[" .. i .. "]"
     if type(element) ~= "table" then fail(name, at .. " is " .. describe(element) .. ", not a child state (a table)") end
     local id = rawget(element, "id")
@@ -78,6 +78,7 @@ local function checkElements(name, e, real, effects, count)
       fail(name, at .. " needs an `id` (a string or number) for lunar.forEach(" .. describe(key) .. "), got " .. describe(id))
     end
     if seen[id] then fail(name, "two elements of state." .. key .. " have the id " .. showID(id)) end
+    -- NB: a table id is kept by identity: no __eq of a script's is ever called.
     seen[id] = true
   end
   if ids ~= nil then
@@ -92,14 +93,14 @@ end
 local function checkPresented(name, e, real, effects, count)
   local key = e.key
   for i = 1, st[COUNT], 4 do
-    if journal[i] == real and journal[i + 1] == key then
+    if rawequal(journal[i], real) and rawequal(journal[i + 1], key) then
       local before, now = journal[i + 2], rawget(real, key)
       if now ~= nil and type(now) ~= "table" then
         fail(name, "state." .. key .. " must be the state of a presented child (a table) or nil, got " .. describe(now))
       end
-      if type(before) == "table" and before ~= now then
+      if type(before) == "table" and not rawequal(before, now) then
         local identity = rawget(before, "id")
-        if now == nil or rawget(now, "id") ~= identity then
+        if now == nil or not rawequal(rawget(now, "id"), identity) then
           effects, count = cancelChild(effects, count, key, identity)
         end
       end
@@ -114,9 +115,9 @@ end
 local function touches(real, containers, containerCount)
   for i = 1, st[COUNT], 4 do
     local t = journal[i]
-    if t == real then return true end
+    if rawequal(t, real) then return true end
     for c = 1, containerCount do
-      if t == real[containers[c].key] then return true end   -- NB: `real` is a plain state table
+      if rawequal(t, rawget(real, containers[c].key)) then return true end
     end
   end
   return false
@@ -170,7 +171,7 @@ function hooks.compose(feature, level)
       local items = rawget(real, stackEntries[s].key)
       if type(items) == "table" then stacks[items] = stackEntries[s] end
     end
-    local actionType = action.type
+    local actionType = rawget(action, "type")
     local effects, count, dismissals = nil, 0, nil
     for i = 1, n do
       local e = list[i]
@@ -188,7 +189,7 @@ function hooks.compose(feature, level)
       elseif actionType == e.key then
         if e.kind == "forEach" then
           -- NB: inlined route(): the path of every row action.
-          local sub = action.action
+          local sub = rawget(action, "action")
           if not isAction(sub) then childAction(name, e, action) end
           local id, element = elementOf(name, e, state, proxied, action, root ~= nil)
           result = user(e.child.reduce, element, sub, deps)

@@ -7,24 +7,28 @@ extension LunarCompositionSource {
 
 local indexes = setmetatable({}, { __mode = "k" })    -- array -> { [id] = index }
 
+-- NB: routing runs outside the budget (see `reduce` below), so it must never run a script's code:
+--     every read of a table that state or an action holds is raw (a script can plant metatables
+--     with __index, __len or __eq on its own tables), and ids are compared with rawequal.
+
 -- The index of the element whose `id` is `id`: cached per array, checked, rebuilt when stale.
 local function indexOf(items, id)
   local cache = indexes[items]
   if cache ~= nil then
     local index = cache[id]
     if index ~= nil then
-      local element = items[index]
-      if type(element) == "table" and rawget(element, "id") == id then return index end
+      local element = rawget(items, index)
+      if type(element) == "table" and rawequal(rawget(element, "id"), id) then return index end
     end
   end
   cache = {}
   local found = nil
-  for index = 1, #items do
-    local element = items[index]
+  for index = 1, rawlen(items) do
+    local element = rawget(items, index)
     local other = type(element) == "table" and rawget(element, "id") or nil
-    if other ~= nil and other == other then
+    if other ~= nil and rawequal(other, other) then
       if cache[other] == nil then cache[other] = index end
-      if found == nil and other == id then found = index end
+      if found == nil and rawequal(other, id) then found = index end
     end
   end
   indexes[items] = cache
@@ -43,7 +47,7 @@ local function showID(id)
 end
 
 local function childAction(name, e, action)
-  local child = action.action
+  local child = rawget(action, "action")
   if not isAction(child) then
     local id = (e.kind == "forEach" or e.kind == "stack") and ", id = …" or ""
     fail(name, "an action for lunar." .. e.kind .. "(" .. describe(e.key) .. ") carries its child's action, as in " ..
@@ -66,14 +70,14 @@ end
 -- `real` is the table behind `state`, or nil when `state` is a plain table; `atRoot` when `state`
 -- is the root's proxy (whose path is empty).
 local function elementOf(name, e, state, real, action, atRoot)
-  local id = action.id
+  local id = rawget(action, "id")
   if id == nil then
     fail(name, "an action for lunar." .. e.kind .. "(" .. describe(e.key) .. ") names its element: " ..
       "{ type = " .. describe(e.key) .. ", id = …, action = {…} }")
   end
   -- NB: `real` and the tables in it are plain state tables (no metatable but the empty-array
   --     marker's, which has no __index): indexing them needs no rawget.
-  local items = real and real[e.key] or state[e.key]
+  local items = rawget(real or state, e.key)
   -- NB: the cache's answer checked inline (only tables have one); indexOf rebuilds it when stale.
   local cache = items ~= nil and indexes[items]
   if not cache then
@@ -84,14 +88,14 @@ local function elementOf(name, e, state, real, action, atRoot)
     cache = indexes[items]
   end
   local index = cache and cache[id]
-  if not (index and hasID(items[index], id)) then
+  if not (index and hasID(rawget(items, index), id)) then
     index = indexOf(items, id)
   end
   if index == nil then
     fail(name, "no element with id " .. showID(id) .. " in state." .. e.key ..
       " (it was removed, or the action names the wrong id)")
   end
-  if real == nil then return id, items[index] end
+  if real == nil then return id, rawget(items, index) end
   -- NB: the element's proxy is made directly (no proxy for the array on the way): this is the
   --     path of every row action. Its path runs from the root, as the journal needs.
   local base = not atRoot and rawget(state, PATH) or nil
@@ -105,19 +109,20 @@ local function elementOf(name, e, state, real, action, atRoot)
       paths[index] = path
     end
   else
-    local n = #base
+    local n = rawlen(base)
     path = {}
     for i = 1, n do path[i] = base[i] end
     path[n + 1], path[n + 2] = e.key, index
   end
-  return id, childProxy(items[index], path, items)
+  return id, childProxy(rawget(items, index), path, items)
 end
 
 -- Runs the child of `e` for `action`; returns its (wrapped) effect and the dismissals so far.
 local function route(name, e, state, real, action, deps, dismissals)
   local kind, key = e.kind, e.key
   if kind == "scope" then
-    local sub = state[key]
+    -- NB: `state` is `real` itself, or a proxy (whose reads are the journal's own C code).
+    local sub = rawequal(state, real) and rawget(real, key) or state[key]
     if type(sub) ~= "table" then
       fail(name, "state." .. key .. " is " .. describe(sub) .. ", but lunar.scope(" .. describe(key) .. ") needs a table there")
     end
@@ -133,30 +138,33 @@ local function route(name, e, state, real, action, deps, dismissals)
       fail(name, "an action for lunar.ifLet(" .. describe(key) .. ") arrived while nothing is presented " ..
         "(state." .. key .. " is nil: dismissed twice, or sent after the parent removed it)")
     end
-    if sub.type == "dismiss" then
+    if rawget(sub, "type") == "dismiss" then
       dismissals = dismissals or {}
       dismissals[#dismissals + 1] = e
       dismissals[#dismissals + 1] = false
       return nil, dismissals
     end
     local identity = type(presented) == "table" and rawget(presented, "id") or nil
-    return childEffect(user(e.child.reduce, state[key], sub, deps), e.child, key, nil, identity, "ifLet"), dismissals
+    local child = rawequal(state, real) and presented or state[key]
+    return childEffect(user(e.child.reduce, child, sub, deps), e.child, key, nil, identity, "ifLet"), dismissals
   else -- stack
     local sub = childAction(name, e, action)
     local id, element = elementOf(name, e, state, realOf(state), action)
-    if sub.type == "dismiss" then
+    if rawget(sub, "type") == "dismiss" then
       dismissals = dismissals or {}
       dismissals[#dismissals + 1] = e
       dismissals[#dismissals + 1] = id
       return nil, dismissals
     end
-    local screen = element.screen
+    local plain = rawequal(state, real) or realOf(state) == nil
+    local screen = plain and rawget(element, "screen") or element.screen
     local destination = e.destinations[screen]
     if destination == nil then
       fail(name, "the entry " .. showID(id) .. " of state." .. key .. " goes to " .. describe(screen) ..
         ", which is not a destination (destinations: " .. e.names .. ")")
     end
-    return childEffect(user(destination.reduce, element.state, sub, deps), destination, key, id, id, "stack"), dismissals
+    local screenState = plain and rawget(element, "state") or element.state
+    return childEffect(user(destination.reduce, screenState, sub, deps), destination, key, id, id, "stack"), dismissals
   end
 end
 
@@ -164,13 +172,19 @@ end
 local function applyDismissals(dismissals, state, real)
   for i = 1, #dismissals, 2 do
     local e, id = dismissals[i], dismissals[i + 1]
+    local plain = rawequal(state, real)
     if e.kind == "ifLet" then
-      if rawget(real, e.key) ~= nil then state[e.key] = nil end
+      if rawget(real, e.key) ~= nil then
+        if plain then rawset(real, e.key, nil) else state[e.key] = nil end
+      end
     else
-      local items = state[e.key]
-      local index = type(items) == "table" and indexOf(rawget(items, REAL) or items, id) or nil
+      local items = plain and rawget(real, e.key) or state[e.key]
+      local backing = type(items) == "table" and (rawget(items, REAL) or items) or nil
+      local index = backing and indexOf(backing, id) or nil
       if index ~= nil then
-        for j = #items, index, -1 do items[j] = nil end
+        for j = rawlen(backing), index, -1 do
+          if plain then rawset(items, j, nil) else items[j] = nil end
+        end
       end
     end
   end

@@ -39,7 +39,12 @@ extension LuaTestSession {
         }
       case "advance":
         let box = try store(argument(0))
-        await box.clock.advance(by: .seconds(argument(1).numberValue ?? 0))
+        let seconds = argument(1).numberValue ?? 0
+        do {
+          await box.clock.advance(by: try LuaSeconds.duration(seconds))
+        } catch {
+          throw LuaTestMisuse(message: "advance: \(error)")
+        }
       case "finish":
         try await store(argument(0)).store.finish()
       case "skipReceived":

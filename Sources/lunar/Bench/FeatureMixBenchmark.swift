@@ -36,7 +36,7 @@ struct FeatureMixBenchmark {
     var errors = 0
     host.onError = { _ in errors += 1 }
     let feature = try host.load(location)
-    let parser = try ActionParser(vm: host.vm)
+    let parser = ActionParser(vm: host.vm)
     let mix = try text.split(separator: "\n").map(String.init)
       .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty && !$0.hasPrefix("--") }
       .map { line in

@@ -28,13 +28,18 @@ struct Replay: AsyncParsableCommand {
   @Option(help: "Seconds to wait for effects to send the actions recorded before each input action.")
   var timeout: Double = 5
 
+  @OptionGroup(title: "Limits")
+  var limits: HostLimitOptions
+
+  func validate() throws { try EffectTimeout.validate(timeout) }
+
   @MainActor
   func run() async throws {
     let recording = try Recording(contentsOf: file)
     let location = try FeatureLocation(resolving: recording.feature)
     let live = ExampleClients.dependencies(mode: .offline, root: location.root)
     let host = try LuaFeatureHost(
-      dependencies: recording.replaying(live.names, kinds: live), randomSeed: recording.seed
+      limits: limits.limits, dependencies: recording.replaying(live.names, kinds: live), randomSeed: recording.seed
     )
     let feature = try host.load(location)
     let output: RunOutput = json ? JSONRunOutput() : TextRunOutput()

@@ -61,6 +61,17 @@ struct Run: AsyncParsableCommand {
   @Flag(help: "Reload the feature, keeping its state, when its script or a module it requires changes.")
   var watch = false
 
+  @Option(help: ArgumentHelp("Input actions :history keeps (the oldest are forgotten first).", valueName: "count"))
+  var history = 1000
+
+  @OptionGroup(title: "Limits")
+  var limits: HostLimitOptions
+
+  func validate() throws {
+    try EffectTimeout.validate(timeout)
+    guard history >= 0 else { throw ValidationError("--history must be 0 or more, got \(history)") }
+  }
+
   @MainActor
   func run() async throws {
     let location: FeatureLocation
@@ -75,7 +86,7 @@ struct Run: AsyncParsableCommand {
     let scripted = json || !StandardInput.isTerminal
     let output: RunOutput = scripted ? JSONRunOutput() : TextRunOutput()
 
-    let host = try LuaFeatureHost(dependencies: dependencies, randomSeed: seed)
+    let host = try LuaFeatureHost(limits: limits.limits, dependencies: dependencies, randomSeed: seed)
     let feature: LuaFeature
     do {
       feature = try host.load(location)
@@ -83,7 +94,9 @@ struct Run: AsyncParsableCommand {
       output.error(error.pointingAtScript(location))
       throw ExitCode(1)
     }
-    let session = try RunSession(host: host, feature: feature, output: output, keepGoing: keepGoing, recorder: recorder)
+    let session = try RunSession(
+      host: host, feature: feature, output: output, keepGoing: keepGoing, recorder: recorder, historyLimit: history
+    )
     session.start()
     if watch { session.startWatching() }
     if !scripted { prompt() }

@@ -10,15 +10,16 @@ import LuaFeatures
 ///
 /// Values in `key=value` are read as Lua would: integers, floats, `true`/`false`, quoted strings;
 /// anything else is a string.
+///
+/// A table literal runs in a scratch environment of its own, made for the line and dropped after
+/// it: globals it sets or library tables it changes outlive nothing, so a line cannot park memory
+/// that the feature's ceiling would then lack. It runs under the VM's limits like any call.
 @MainActor
 struct ActionParser {
   let vm: LuaVM
-  let sandbox: LuaSandbox
 
-  init(vm: LuaVM) throws {
+  init(vm: LuaVM) {
     self.vm = vm
-    // NB: Table literals are evaluated in a sandbox of their own with no access to features.
-    self.sandbox = try vm.makeSandbox()
   }
 
   func parse(_ line: String) throws(ActionParseError) -> LuaValue {
@@ -42,6 +43,8 @@ struct ActionParser {
   private func parseTable(_ text: String) throws(ActionParseError) -> LuaValue {
     let values: [LuaValue]
     do {
+      // NB: a sandbox of its own per line, with no access to features (see above).
+      let sandbox = try vm.makeSandbox()
       let chunk = try sandbox.load("return " + text, chunkName: "input")
       values = try vm.call(chunk)
     } catch {

@@ -1,5 +1,6 @@
 import Composable
 import CustomDump
+import DequeModule
 import Foundation
 import LuaBridge
 import LuaFeatures
@@ -20,21 +21,27 @@ final class RunSession {
   let recorder: Recorder?
   private(set) var store: Store<LuaState, LuaValue>!
   private(set) var errors = 0
-  private(set) var history: [LuaValue] = []
+  /// The latest input actions, at most `historyLimit` (`:history`): a long run stays flat.
+  private(set) var history: Deque<LuaValue> = []
+  let historyLimit: Int
+  /// How many input actions were sent in all (`:history` numbers them from the first).
+  private(set) var sentCount = 0
   private var running = 0
   /// How many actions effects have sent so far.
   private(set) var effectActions = 0
   private var nextSource = "effect"
 
   init(
-    host: LuaFeatureHost, feature: LuaFeature, output: RunOutput, keepGoing: Bool, recorder: Recorder?
+    host: LuaFeatureHost, feature: LuaFeature, output: RunOutput, keepGoing: Bool, recorder: Recorder?,
+    historyLimit: Int = 1000
   ) throws {
+    self.historyLimit = historyLimit
     self.host = host
     self.feature = feature
     self.output = output
     self.keepGoing = keepGoing
     self.recorder = recorder
-    self.parser = try ActionParser(vm: host.vm)
+    self.parser = ActionParser(vm: host.vm)
     self.luaReducer = feature.reducer()
     let reducer = ObservingReducer(
       base: luaReducer,
@@ -72,7 +79,11 @@ final class RunSession {
   /// Sends an action from input; returns `false` when an error should stop the session.
   func send(_ action: LuaValue) -> Bool {
     let errorsBefore = errors
-    history.append(action)
+    sentCount += 1
+    if historyLimit > 0 {
+      if history.count == historyLimit { history.removeFirst() }
+      history.append(action)
+    }
     recorder?.action(action)
     nextSource = "input"
     let task = store.send(action)
@@ -150,7 +161,10 @@ final class RunSession {
     case ":view":
       output.note(render(store.state) ?? "(this feature has no view)")
     case ":history":
-      output.note(history.isEmpty ? "(no actions yet)" : history.enumerated().map { "\($0.offset + 1). \($0.element)" }.joined(separator: "\n"))
+      let first = sentCount - history.count + 1
+      var lines = history.enumerated().map { "\(first + $0.offset). \($0.element)" }
+      if first > 1 { lines.insert("(\(first - 1) earlier action(s) forgotten: --history keeps \(historyLimit))", at: 0) }
+      output.note(history.isEmpty ? "(no actions yet)" : lines.joined(separator: "\n"))
     case ":deps":
       output.note(host.dependencies.names.map { name -> String in
         if case .async = host.dependencies.functions[name] { return "deps.\(name)  (async: only inside fx.run)" }

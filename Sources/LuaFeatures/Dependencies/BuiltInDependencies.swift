@@ -27,7 +27,7 @@ extension LuaDependencies {
       do {
         duration = try LuaSeconds.duration(seconds)
       } catch {
-        throw LuaDependencyError(name: "clock.sleep", message: "expects \(error)")
+        throw LuaDependencyError(name: "clock.sleep", message: "cannot wait that long: \(error)")
       }
       @Dependency(\.continuousClock) var clock
       try await clock.sleep(for: duration)

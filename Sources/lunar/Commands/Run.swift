@@ -100,7 +100,11 @@ struct Run: AsyncParsableCommand {
     session.start()
     if watch { session.startWatching() }
     if !scripted { prompt() }
-    for await line in StandardInput.lines() {
+    for await input in StandardInput.lines() {
+      guard case let .text(line) = input else {
+        if case let .tooLong(length) = input, !session.skipLongLine(length: length) { break }
+        continue
+      }
       // NB: `:wait` lets a script wait for running effects (a load) before its next action.
       if line.trimmingCharacters(in: .whitespaces) == ":wait" {
         let stillRunning = await session.settle(timeout: .seconds(timeout))

@@ -76,6 +76,14 @@ final class RunSession {
     return send(action)
   }
 
+  /// Reports a line too long to be an action; returns `false` when the session should stop.
+  func skipLongLine(length: Int) -> Bool {
+    errors += 1
+    let limit = StandardInput.maximumLineLength >> 20
+    output.inputError("a line of \(length) bytes is longer than an action may be (\(limit) MiB); it was skipped", line: "")
+    return keepGoing || StandardInput.isTerminal
+  }
+
   /// Sends an action from input; returns `false` when an error should stop the session.
   func send(_ action: LuaValue) -> Bool {
     let errorsBefore = errors

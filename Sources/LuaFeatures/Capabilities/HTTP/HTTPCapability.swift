@@ -1,0 +1,39 @@
+import LuaBridge
+
+extension LuaCapability {
+  /// `deps.http`: HTTP requests from effects, answered by `transport`.
+  ///
+  /// ```lua
+  /// return fx.run(function(send)
+  ///   local response = deps.http.get("http://numbersapi.com/" .. n)
+  ///   send { type = "factLoaded", fact = response.body }
+  /// end)
+  /// ```
+  ///
+  /// - `deps.http.request { method =, url =, headers =, body =, timeout = }` returns
+  ///   `{ status =, headers =, body = }` (header names in lower case). Only `url` is required;
+  ///   `method` defaults to `"GET"`, `timeout` to 30 seconds.
+  /// - `deps.http.get(url [, headers])` is `request { url = url, headers = headers }`.
+  ///
+  /// Any status is an answer (check `response.status`); an error is raised only when there is no
+  /// answer (the URL, a refused connection, a timeout, a missing recording), naming the URL.
+  /// Both are asynchronous: call them inside `fx.run`. Cancelling the effect cancels the request.
+  public static func http(_ transport: HTTPTransport) -> LuaCapability {
+    LuaCapability(name: "http", functions: [
+      "http.request": .async { arguments in
+        try LuaDependencies.checkCount(arguments, 1, "http.request")
+        let request = try HTTPRequest(lua: arguments.first ?? .nil)
+        return try await transport.perform(request).lua
+      },
+      "http.get": .async { arguments in
+        try LuaDependencies.checkCount(arguments, 2, "http.get")
+        guard let url = arguments.first?.stringValue else {
+          throw HTTPError.badRequest("url must be a string, got \((arguments.first ?? .nil).typeName)")
+        }
+        var table: [LuaString: LuaValue] = ["url": .string(LuaString(url))]
+        if arguments.count > 1 { table["headers"] = arguments[1] }
+        return try await transport.perform(try HTTPRequest(lua: .table(table))).lua
+      },
+    ])
+  }
+}

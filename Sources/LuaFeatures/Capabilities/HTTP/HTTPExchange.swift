@@ -1,0 +1,131 @@
+import Foundation
+import LuaBridge
+
+/// A request a script makes with `deps.http.request { … }`.
+///
+/// ```lua
+/// local response = deps.http.request {
+///   method = "POST", url = "https://example.com/notes",
+///   headers = { ["content-type"] = "application/json" }, body = lunar.json.encode(note), timeout = 5,
+/// }
+/// ```
+public struct HTTPRequest: Sendable, Hashable {
+  /// `GET`, `POST`, … (upper case).
+  public var method: String
+  /// An absolute `http` or `https` URL.
+  public var url: String
+  /// Header names and values as given.
+  public var headers: [String: String]
+  /// The body's bytes (a Lua string), if any.
+  public var body: [UInt8]?
+  /// Seconds to wait for an answer.
+  public var timeout: Double
+
+  /// The longest timeout a script may ask for: ten minutes.
+  public static let maximumTimeout: Double = 600
+  /// The timeout when a script gives none.
+  public static let defaultTimeout: Double = 30
+
+  public init(method: String = "GET", url: String, headers: [String: String] = [:], body: [UInt8]? = nil, timeout: Double = defaultTimeout) {
+    self.method = method.uppercased()
+    self.url = url
+    self.headers = headers
+    self.body = body
+    self.timeout = timeout
+  }
+
+  /// The request a script's table describes, or the reason it is not one.
+  init(lua value: LuaValue) throws(HTTPError) {
+    guard case let .table(fields) = value else {
+      throw .badRequest("expects a table like { url = \"https://…\" }, got \(value.typeName)")
+    }
+    let known: Set<LuaString> = ["method", "url", "headers", "body", "timeout"]
+    if let unknown = fields.keys.filter({ !known.contains($0) }).sorted().first {
+      throw .badRequest("has no field '\(unknown)' (fields: method, url, headers, body, timeout)")
+    }
+    guard let url = fields["url"]?.stringValue else { throw .badRequest("needs a url (a string)") }
+    var method = "GET"
+    if let given = fields["method"], !given.isNil {
+      guard let text = given.stringValue, !text.isEmpty, text.allSatisfy({ $0.isLetter }) else {
+        throw .badRequest("method must be a word like \"GET\" or \"POST\", got \(given)")
+      }
+      method = text
+    }
+    var headers: [String: String] = [:]
+    switch fields["headers"] ?? .nil {
+    case .nil: break
+    case .array([]): break
+    case let .table(entries):
+      for (name, value) in entries {
+        guard let text = value.stringValue ?? value.numberText, let key = name.string else {
+          throw .badRequest("headers[\(name)] must be a string, got \(value.typeName)")
+        }
+        headers[key] = text
+      }
+    case let other: throw .badRequest("headers must be a table of strings, got \(other.typeName)")
+    }
+    var body: [UInt8]?
+    switch fields["body"] ?? .nil {
+    case .nil: break
+    case let .string(bytes): body = Array(bytes.bytes)
+    case let other: throw .badRequest("body must be a string (encode tables with lunar.json.encode), got \(other.typeName)")
+    }
+    var timeout = Self.defaultTimeout
+    if let given = fields["timeout"], !given.isNil {
+      guard let seconds = given.numberValue, seconds.isFinite, seconds > 0, seconds <= Self.maximumTimeout else {
+        throw .badRequest("timeout must be a number of seconds above 0 and at most \(Int(Self.maximumTimeout)), got \(given)")
+      }
+      timeout = seconds
+    }
+    self.init(method: method, url: url, headers: headers, body: body, timeout: timeout)
+    _ = try validURL()
+  }
+
+  /// The URL, if it is an absolute http(s) URL.
+  func validURL() throws(HTTPError) -> URL {
+    guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), scheme == "http" || scheme == "https",
+      parsed.host != nil
+    else {
+      throw .badRequest("url must be an absolute http:// or https:// URL, got \"\(url)\"")
+    }
+    return parsed
+  }
+}
+
+/// What `deps.http.request` returns: `{ status = 200, headers = { ["content-type"] = … }, body = "…" }`.
+public struct HTTPResponse: Sendable, Hashable {
+  /// The status code.
+  public var status: Int
+  /// Header names in lower case, and their values.
+  public var headers: [String: String]
+  /// The body's bytes.
+  public var body: [UInt8]
+
+  public init(status: Int, headers: [String: String] = [:], body: [UInt8] = []) {
+    self.status = status
+    self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+    self.body = body
+  }
+
+  /// The table a script receives.
+  var lua: LuaValue {
+    var headerTable: [LuaString: LuaValue] = [:]
+    for (name, value) in headers { headerTable[LuaString(name)] = .string(LuaString(value)) }
+    return .table([
+      "status": .integer(Int64(status)),
+      "headers": .table(headerTable),
+      "body": .string(LuaString(bytes: body)),
+    ])
+  }
+}
+
+extension LuaValue {
+  /// A number as header text (`5`, `1.5`).
+  fileprivate var numberText: String? {
+    switch self {
+    case let .integer(value): String(value)
+    case let .number(value) where value.isFinite: String(value)
+    default: nil
+    }
+  }
+}

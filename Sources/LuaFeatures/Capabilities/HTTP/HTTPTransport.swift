@@ -1,0 +1,93 @@
+import Foundation
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// What answers a feature's `deps.http` calls: the network, recorded fixtures, or your own.
+///
+/// ```swift
+/// dependencies.offer(.http(.live))                              // real requests
+/// dependencies.offer(.http(.fixtures(in: fixtures)))            // offline: recorded answers only
+/// dependencies.offer(.http(.recording(to: fixtures)))           // real requests, answers recorded
+/// dependencies.offer(.http(HTTPTransport { request in … }))     // through your app's own session
+/// ```
+///
+/// > Important: `perform` must honour task cancellation: cancelling the effect that made the call
+/// > cancels the task awaiting it, and the request should stop there.
+public struct HTTPTransport: Sendable {
+  /// Answers one request.
+  public var perform: @Sendable (HTTPRequest) async throws -> HTTPResponse
+
+  public init(perform: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) {
+    self.perform = perform
+  }
+
+  /// Real requests through `URLSession` (an ephemeral session: no cookies or cache kept).
+  public static var live: HTTPTransport {
+    let session = URLSession(configuration: .ephemeral)
+    return HTTPTransport { request in try await send(request, through: session) }
+  }
+
+  /// Recorded answers only, one file per request in `folder` (see ``HTTPFixture``); a request
+  /// with no recording fails with ``HTTPError/missingFixture(method:url:file:)``.
+  public static func fixtures(in folder: URL) -> HTTPTransport {
+    HTTPTransport { request in
+      _ = try request.validURL()
+      let file = folder.appendingPathComponent(HTTPFixture.fileName(for: request))
+      guard FileManager.default.fileExists(atPath: file.path) else {
+        throw HTTPError.missingFixture(method: request.method, url: request.url, file: HTTPFixture.displayPath(file))
+      }
+      return try HTTPFixture.read(file).response
+    }
+  }
+
+  /// Real requests through `transport`, each answer written to `folder` for ``fixtures(in:)``.
+  public static func recording(to folder: URL, through transport: HTTPTransport = .live) -> HTTPTransport {
+    HTTPTransport { request in
+      let response = try await transport.perform(request)
+      try HTTPFixture(request: request, response: response).write(in: folder)
+      return response
+    }
+  }
+
+  static func send(_ request: HTTPRequest, through session: URLSession) async throws -> HTTPResponse {
+    var urlRequest = URLRequest(url: try request.validURL())
+    urlRequest.httpMethod = request.method
+    urlRequest.timeoutInterval = request.timeout
+    for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+    if let body = request.body { urlRequest.httpBody = Data(body) }
+    let data: Data
+    let response: URLResponse
+    do {
+      (data, response) = try await session.data(for: urlRequest)
+    } catch let error as URLError where error.code == .cancelled {
+      throw CancellationError()
+    } catch {
+      try Task.checkCancellation()
+      if let error = error as? URLError, error.code == .timedOut {
+        throw HTTPError.timedOut(url: request.url, seconds: request.timeout)
+      }
+      throw HTTPError.unreachable(url: request.url, reason: reason(error))
+    }
+    guard let http = response as? HTTPURLResponse else {
+      throw HTTPError.unreachable(url: request.url, reason: "the answer is not HTTP")
+    }
+    var headers: [String: String] = [:]
+    for (name, value) in http.allHeaderFields {
+      if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
+    }
+    return HTTPResponse(status: http.statusCode, headers: headers, body: Array(data))
+  }
+
+  static func reason(_ error: any Error) -> String {
+    guard let error = error as? URLError else { return "\(error)" }
+    switch error.code {
+    case .cannotConnectToHost: return "the connection was refused"
+    case .cannotFindHost, .dnsLookupFailed: return "the host name does not resolve"
+    case .notConnectedToInternet, .networkConnectionLost: return "the network is unreachable"
+    case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate:
+      return "the secure connection failed"
+    default: return "URL error \(error.code.rawValue)"
+    }
+  }
+}

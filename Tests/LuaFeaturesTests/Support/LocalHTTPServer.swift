@@ -1,0 +1,99 @@
+import Foundation
+
+/// An HTTP server on 127.0.0.1 for tests of `deps.http`: python3's http.server with a handler that
+/// answers
+/// - `/echo…`: 200, the request as JSON (`method`, `path`, `headers` in lower case, `body`);
+/// - `/status/<code>`: that status, body `status <code>`;
+/// - `/slow`: after 5 seconds, 200;
+/// - `/binary`: 200, the bytes 0…255.
+///
+/// Every request is logged (`requests()`), so a test can tell whether the network was used.
+final class LocalHTTPServer: @unchecked Sendable {
+  static let python = "/usr/bin/python3"
+  static var available: Bool { FileManager.default.isExecutableFile(atPath: python) }
+
+  let url: String
+  private let process: Process
+  private let lock = NSLock()
+  private var log = ""
+
+  static let script = #"""
+    import http.server, json, sys, time
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        def answer(self, status, body, kind="text/plain"):
+            self.send_response(status)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("X-Server", "local")
+            self.end_headers()
+            self.wfile.write(body)
+        def handle_any(self):
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(length) if length else b""
+            sys.stderr.write("REQUEST %s %s\n" % (self.command, self.path)); sys.stderr.flush()
+            if self.path.startswith("/echo"):
+                echo = {"method": self.command, "path": self.path, "body": body.decode("utf-8", "replace"),
+                        "headers": {k.lower(): v for k, v in self.headers.items()}}
+                self.answer(200, json.dumps(echo, sort_keys=True).encode(), "application/json")
+            elif self.path.startswith("/status/"):
+                code = int(self.path.split("/")[2])
+                self.answer(code, ("status %d" % code).encode())
+            elif self.path == "/slow":
+                time.sleep(5)
+                self.answer(200, b"late")
+            elif self.path == "/binary":
+                self.answer(200, bytes(range(256)), "application/octet-stream")
+            else:
+                self.answer(404, b"no such path")
+        do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = handle_any
+        def log_message(self, *args): pass
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    print("PORT %d" % server.server_address[1], flush=True)
+    server.serve_forever()
+    """#
+
+  init() throws {
+    process = Process()
+    process.executableURL = URL(fileURLWithPath: Self.python)
+    process.arguments = ["-u", "-c", Self.script]
+    let stdout = Pipe()
+    let stderr = Pipe()
+    process.standardOutput = stdout
+    process.standardError = stderr
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    var banner = ""
+    while !banner.contains("\n") {
+      let chunk = stdout.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      banner += String(decoding: chunk, as: UTF8.self)
+    }
+    guard let port = banner.split(separator: " ").last.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }) else {
+      process.terminate()
+      throw ServerError(message: "the local HTTP server did not start: \(banner)")
+    }
+    url = "http://127.0.0.1:\(port)"
+    Thread.detachNewThread { [self] in
+      while true {
+        let chunk = stderr.fileHandleForReading.availableData
+        if chunk.isEmpty { break }
+        lock.withLock { log += String(decoding: chunk, as: UTF8.self) }
+      }
+    }
+  }
+
+  /// The requests served so far, as `METHOD /path`.
+  func requests() -> [String] {
+    lock.withLock { log }.split(separator: "\n").compactMap { line in
+      line.hasPrefix("REQUEST ") ? String(line.dropFirst(8)) : nil
+    }
+  }
+
+  func stop() {
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+  }
+
+  struct ServerError: Error { let message: String }
+}

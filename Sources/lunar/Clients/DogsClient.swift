@@ -39,7 +39,7 @@ enum DogsClient {
         }
         return url
       }
-    case .live:
+    case .live, .record:
       let api = Live(base: ProcessInfo.processInfo.environment["LUNAR_DOGS_API"] ?? "https://dog.ceo")
       dependencies.async("dogs.breeds") { () async throws -> [Breed] in
         try breeds(from: await api.get("/api/breeds/list/all"))

@@ -2,10 +2,25 @@ import ArgumentParser
 import Foundation
 import LuaFeatures
 
-/// Where dependencies get their data: bundled files next to the feature, or the real services.
+/// Where dependencies get their data: recorded answers next to the feature, or the real services
+/// (recording their answers, or not).
 enum DependencyMode: String, ExpressibleByArgument, CaseIterable, Sendable {
+  /// `deps.http` answers from `fixtures/http/` in the feature's folder; no network.
   case offline
+  /// Real requests, each answer written to `fixtures/http/`.
+  case record
+  /// Real requests; nothing recorded.
   case live
+
+  /// The transport behind `deps.http` for a feature in `root`.
+  func httpTransport(root: URL) -> HTTPTransport {
+    let fixtures = root.appendingPathComponent("fixtures/http")
+    switch self {
+    case .offline: return .fixtures(in: fixtures)
+    case .record: return .recording(to: fixtures)
+    case .live: return .live
+    }
+  }
 }
 
 /// The Swift clients the `lunar` host registers for Lua features, besides the built-in `uuid`,
@@ -19,6 +34,7 @@ enum DependencyMode: String, ExpressibleByArgument, CaseIterable, Sendable {
 enum ExampleClients {
   static func dependencies(mode: DependencyMode, root: URL) -> LuaDependencies {
     var dependencies = LuaDependencies.builtIn
+    dependencies.offer(.http(mode.httpTransport(root: root)))
     NumberFactClient.register(in: &dependencies, mode: mode, root: root)
     WordsClient.register(in: &dependencies, root: root)
     StorageClient.register(in: &dependencies, root: root)

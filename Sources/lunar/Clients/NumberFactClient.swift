@@ -13,7 +13,7 @@ enum NumberFactClient {
       dependencies.async("numberFact.fetch") { (n: Int) async throws -> String in
         facts[String(n)] ?? "\(n) is a number with no bundled fact (try --deps live)."
       }
-    case .live:
+    case .live, .record:
       dependencies.async("numberFact.fetch") { (n: Int) async throws -> String in
         try await live(n)
       }

@@ -43,7 +43,7 @@ struct Run: AsyncParsableCommand {
   @Flag(help: "Write JSON events, one per line (the default when input is not a terminal).")
   var json = false
 
-  @Option(help: "Dependencies: offline (bundled example data) or live (real services).")
+  @Option(help: "Dependencies: offline (recorded answers in the feature's fixtures/http), record (real requests, answers recorded) or live (real requests).")
   var deps: DependencyMode = .offline
 
   @Option(help: "Seconds to wait for running effects at the end of input.")

@@ -34,7 +34,7 @@ struct Test: AsyncParsableCommand {
   @Flag(help: "Write one JSON object per test instead of text.")
   var json = false
 
-  @Option(help: "Dependencies: offline (bundled example data) or live.")
+  @Option(help: "Dependencies: offline (recorded answers in the feature's fixtures/http), record or live.")
   var deps: DependencyMode = .offline
 
   @MainActor

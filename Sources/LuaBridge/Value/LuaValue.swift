@@ -72,6 +72,18 @@ extension LuaValue {
     }
   }
 
+  /// What Lua's `type()` says of the value: `"number"` for integers and floats, `"table"` for
+  /// arrays and tables. Use it in messages to script authors.
+  public var luaType: String {
+    switch self {
+    case .nil: "nil"
+    case .boolean: "boolean"
+    case .integer, .number: "number"
+    case .string: "string"
+    case .array, .table: "table"
+    }
+  }
+
   /// Whether this is `.nil`.
   public var isNil: Bool {
     if case .nil = self { return true }

@@ -35,6 +35,7 @@ enum ExampleClients {
   static func dependencies(mode: DependencyMode, root: URL) -> LuaDependencies {
     var dependencies = LuaDependencies.builtIn
     dependencies.offer(.http(mode.httpTransport(root: root)))
+    dependencies.offer(.files(in: root))
     NumberFactClient.register(in: &dependencies, mode: mode, root: root)
     WordsClient.register(in: &dependencies, root: root)
     StorageClient.register(in: &dependencies, root: root)

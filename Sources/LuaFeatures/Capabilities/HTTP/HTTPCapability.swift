@@ -28,7 +28,7 @@ extension LuaCapability {
       "http.get": .async { arguments in
         try LuaDependencies.checkCount(arguments, 2, "http.get")
         guard let url = arguments.first?.stringValue else {
-          throw HTTPError.badRequest("url must be a string, got \((arguments.first ?? .nil).typeName)")
+          throw HTTPError.badRequest("url must be a string, got \((arguments.first ?? .nil).luaType)")
         }
         var table: [LuaString: LuaValue] = ["url": .string(LuaString(url))]
         if arguments.count > 1 { table["headers"] = arguments[1] }

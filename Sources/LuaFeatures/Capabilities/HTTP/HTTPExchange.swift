@@ -37,7 +37,7 @@ public struct HTTPRequest: Sendable, Hashable {
   /// The request a script's table describes, or the reason it is not one.
   init(lua value: LuaValue) throws(HTTPError) {
     guard case let .table(fields) = value else {
-      throw .badRequest("expects a table like { url = \"https://…\" }, got \(value.typeName)")
+      throw .badRequest("expects a table like { url = \"https://…\" }, got \(value.luaType)")
     }
     let known: Set<LuaString> = ["method", "url", "headers", "body", "timeout"]
     if let unknown = fields.keys.filter({ !known.contains($0) }).sorted().first {
@@ -58,17 +58,17 @@ public struct HTTPRequest: Sendable, Hashable {
     case let .table(entries):
       for (name, value) in entries {
         guard let text = value.stringValue ?? value.numberText, let key = name.string else {
-          throw .badRequest("headers[\(name)] must be a string, got \(value.typeName)")
+          throw .badRequest("headers[\(name)] must be a string, got \(value.luaType)")
         }
         headers[key] = text
       }
-    case let other: throw .badRequest("headers must be a table of strings, got \(other.typeName)")
+    case let other: throw .badRequest("headers must be a table of strings, got \(other.luaType)")
     }
     var body: [UInt8]?
     switch fields["body"] ?? .nil {
     case .nil: break
     case let .string(bytes): body = Array(bytes.bytes)
-    case let other: throw .badRequest("body must be a string (encode tables with lunar.json.encode), got \(other.typeName)")
+    case let other: throw .badRequest("body must be a string (encode tables with lunar.json.encode), got \(other.luaType)")
     }
     var timeout = Self.defaultTimeout
     if let given = fields["timeout"], !given.isNil {

@@ -60,6 +60,8 @@ struct ValueDecoder: Decoder {
 
   func decode<T: Decodable>(_ type: T.Type) throws -> T {
     if type == LuaValue.self { return value as! T }
+    // NB: a LuaString keeps its bytes; through `init(from:)` it would have to be Swift text.
+    if type == LuaString.self, case let .string(string) = value { return string as! T }
     return try T(from: self)
   }
 

@@ -180,6 +180,11 @@ struct StreamSingleContainer: SingleValueEncodingContainer {
       try value.write(to: &encoder.state.pointee.writer.pointee)
       return
     }
+    if T.self == LuaString.self {
+      encoder.state.pointee.expectingValue = false
+      encoder.state.pointee.writer.pointee.write(unsafeBitCast(value, to: LuaString.self))
+      return
+    }
     // NB: the slot stays open for the containers of `value`, at the same coding path.
     try value.encode(to: encoder)
   }

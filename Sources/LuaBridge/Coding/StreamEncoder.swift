@@ -78,6 +78,12 @@ final class StreamEncoder: Encoder {
       }
       return
     }
+    if T.self == LuaString.self {
+      // NB: a LuaString keeps its bytes; through `encode(to:)` it would have to be Swift text.
+      state.pointee.expectingValue = false
+      state.pointee.writer.pointee.write(unsafeBitCast(value, to: LuaString.self))
+      return
+    }
     let depth = state.pointee.open.count
     state.pointee.expectingValue = true
     try value.encode(to: self)

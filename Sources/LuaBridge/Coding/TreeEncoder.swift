@@ -68,6 +68,8 @@ final class TreeEncoder: Encoder {
   /// The child for `value` at `path`: scalars directly, others through a nested encoder.
   func child<T: Encodable>(_ value: T, at path: [any CodingKey]) throws -> TreeNode.Child {
     if let value = value as? LuaValue { return .value(value) }
+    // NB: a LuaString keeps its bytes; through `encode(to:)` it would have to be Swift text.
+    if let value = value as? LuaString { return .value(.string(value)) }
     guard path.count <= options.depthLimit else {
       throw LuaConversionError(path: LuaPath(codingPath: path), problem: .tooDeep(limit: options.depthLimit))
     }

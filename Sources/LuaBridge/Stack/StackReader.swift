@@ -110,7 +110,11 @@ struct StackReader {
     if stringKeys.isEmpty, let array = Self.array(from: integerKeys) {
       return .array(array)
     }
-    var entries = Dictionary(uniqueKeysWithValues: stringKeys)
+    // NB: a loop rather than `Dictionary(uniqueKeysWithValues:)`, which traps on a duplicate: a Lua
+    //     table's string keys are distinct bytes, but nothing here should trust that to stay alive.
+    var entries: [LuaString: LuaValue] = [:]
+    entries.reserveCapacity(stringKeys.count + integerKeys.count)
+    for (key, value) in stringKeys { entries[key] = value }
     for (key, value) in integerKeys {
       let name = LuaString(String(key))
       guard entries[name] == nil else {

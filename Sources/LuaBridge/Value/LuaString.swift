@@ -68,15 +68,17 @@ extension LuaString: CustomStringConvertible, CustomDebugStringConvertible {
 }
 
 extension LuaString: Codable {
-  /// Decodes a string (JSON has no byte strings).
+  /// Decodes a string (a Swift `Decoder` hands over text, not bytes).
   public init(from decoder: any Decoder) throws {
     self.init(try decoder.singleValueContainer().decode(String.self))
   }
 
-  /// Encodes the text; invalid UTF-8 is replaced by U+FFFD, since JSON strings are Unicode.
+  /// Encodes the text. Bytes that are not valid UTF-8 cannot be a Swift `String`: they throw
+  /// `EncodingError.invalidValue` naming the first bad byte, rather than being replaced by U+FFFD.
+  /// (``LuaEncoder`` keeps the bytes; ``LuaJSONEncoder`` refuses them with the value's path.)
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
-    try container.encode(lossyString)
+    try container.encode(try text(codingPath: encoder.codingPath))
   }
 }
 

@@ -1,14 +1,29 @@
-/// `LuaValue` encodes as the JSON you would expect, so hosts can print states:
+/// `LuaValue` is `Codable`, so it can sit inside your own `Codable` types and cross any Swift
+/// encoder:
 ///
 /// ```swift
-/// let json = try JSONEncoder().encode(LuaValue(["count": 3, "tags": ["a"]]))
-/// // {"count":3,"tags":["a"]}
+/// struct Envelope: Codable { var id: Int; var payload: LuaValue }
+/// let data = try JSONEncoder().encode(Envelope(id: 1, payload: ["count": 3]))
 /// ```
 ///
-/// Rules: `.nil` is `null`; `.integer` and `.number` are JSON numbers (JSON cannot tell `3` from
-/// `3.0`, and decoding turns every integral number into `.integer`); NaN and infinities are not JSON
-/// and make `JSONEncoder` throw unless it has a `nonConformingFloatEncodingStrategy`; strings with
-/// invalid UTF-8 are written lossily (U+FFFD); tables are objects with keys in sorted order.
+/// To write or read JSON, prefer ``LuaJSONEncoder`` and ``LuaJSONDecoder``: they work on bytes and
+/// lose nothing. Through a Swift `Encoder` and `Decoder`, text is Swift `String`s, so:
+///
+/// - **Strings and keys must be valid UTF-8.** One that is not throws `EncodingError.invalidValue`
+///   naming its coding path and the offset of the first bad byte (never a silent U+FFFD).
+/// - **Keys that are equal as Swift strings throw.** `"é"` (U+00E9) and `"e"` + U+0301 are two Lua
+///   keys but one Swift `String`: encoding a table with both throws `EncodingError.invalidValue`
+///   rather than letting the encoder keep one of them.
+/// - **Decoding** sees what the decoder hands over: `JSONDecoder` itself keeps one value of two keys
+///   that are equal as Swift strings, before `LuaValue` is asked. Use ``LuaJSONDecoder`` to keep
+///   both, or to have duplicate keys reported.
+/// - **Numbers**: `.integer` and `.number` encode as the encoder writes integers and doubles;
+///   NaN and infinities follow the encoder's rules (`JSONEncoder` throws unless it has a
+///   `nonConformingFloatEncodingStrategy`). Decoding tries an integer first, so `JSONDecoder`
+///   reads `3.0` as `.integer(3)`.
+/// - `.nil` is a nil value; tables are keyed containers written in byte order of their keys.
+///
+/// ``LuaEncoder`` and ``LuaDecoder`` pass `LuaValue` (and ``LuaString``) through unchanged.
 extension LuaValue: Codable {
   public init(from decoder: any Decoder) throws {
     if let container = try? decoder.singleValueContainer() {
@@ -48,16 +63,45 @@ extension LuaValue: Codable {
       try c.encode(d)
     case .string(let s):
       var c = encoder.singleValueContainer()
-      try c.encode(s.lossyString)
+      try c.encode(try s.text(codingPath: encoder.codingPath))
     case .array(let elements):
       var c = encoder.unkeyedContainer()
       for element in elements { try c.encode(element) }
     case .table(let entries):
       var c = encoder.container(keyedBy: DynamicKey.self)
+      var written: [String: LuaString] = [:]
       for key in entries.keys.sorted() {
-        try c.encode(entries[key]!, forKey: DynamicKey(key.lossyString))
+        let text = try key.text(codingPath: encoder.codingPath, isKey: true)
+        // NB: Swift compares strings by canonical equivalence: two Lua keys would be one key here.
+        if let earlier = written.updateValue(key, forKey: text) {
+          throw EncodingError.invalidValue(
+            self,
+            .init(
+              codingPath: encoder.codingPath,
+              debugDescription: """
+                the keys \(LuaLiteral.quote(earlier)) and \(LuaLiteral.quote(key)) are different bytes but the \
+                same Swift string, so an Encoder would keep only one of them; write JSON with LuaJSONEncoder
+                """))
+        }
+        try c.encode(entries[key]!, forKey: DynamicKey(text))
       }
     }
+  }
+}
+
+extension LuaString {
+  /// The text, or an `EncodingError` naming the first byte that is not UTF-8.
+  func text(codingPath: [any CodingKey], isKey: Bool = false) throws -> String {
+    if let text = string { return text }
+    let offset = UTF8Check.firstInvalidOffset(bytes) ?? 0
+    throw EncodingError.invalidValue(
+      self,
+      .init(
+        codingPath: codingPath,
+        debugDescription: """
+          \(isKey ? "the key " : "the string ")\(LuaLiteral.quote(self)) is not valid UTF-8 at byte \(offset) \
+          (\(LuaJSONError.hex(bytes[offset]))), so it cannot be a Swift String
+          """))
   }
 }
 

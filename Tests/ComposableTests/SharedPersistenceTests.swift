@@ -85,13 +85,14 @@ struct SharedPersistenceTests {
       }
     }
     #expect(value == Settings())
-    let issue = try #require(log.entries.value.first)
-    #expect(issue.severity == .warning)
-    #expect(issue.message.contains("settings.json is corrupt"))
     let names = disk.names()
     #expect(names.count == 1)
     let aside = try #require(names.first)
     #expect(aside.hasPrefix("settings.json.corrupt-"))
+    let issue = try #require(log.entries.value.first)
+    #expect(issue.severity == .warning)
+    #expect(issue.message.hasPrefix("\(disk.url("settings.json").path) cannot be used ("))
+    #expect(issue.message.hasSuffix("; it was renamed to \(disk.url(aside).path), and the default value is used."))
     #expect(try String(contentsOf: disk.url(aside), encoding: .utf8) == #"{"theme": "dark", "fontSi"#)
   }
 

@@ -9,8 +9,10 @@ import Foundation
 /// ```
 ///
 /// A missing entry gives the default value. An entry that cannot be decoded as `Value` gives the
-/// default and a warning. A store file that is not a JSON object is renamed aside
-/// (`app-storage.json.corrupt-<timestamp>`) and reported.
+/// default and a warning (and the next change replaces it). A store file that is not a JSON object
+/// is renamed aside (`app-storage.json.corrupt-<timestamp>`) and reported. A store file that cannot
+/// be read is left alone and reported: values loaded from it are not saved, and no entry is saved
+/// while it cannot be read (saving rewrites the whole file).
 ///
 /// > Important: Every change rewrites the whole store file: it is for settings, not for data sets —
 /// > use ``FileStorageKey`` for those.
@@ -22,9 +24,9 @@ public struct AppStorageKey<Value: Codable>: SharedKey {
 
   public var id: String { "appStorage:\(url.standardizedFileURL.path):\(key)" }
 
-  public func load(default defaultValue: Value, from storage: FileStorage) -> Value {
-    AppStorageKeyLock.lock.withLock {
-      guard let entry = Self.entries(at: url, in: storage)[key] else { return defaultValue }
+  public func load(default defaultValue: Value, from storage: FileStorage) throws -> Value {
+    try AppStorageKeyLock.lock.withLock {
+      guard let entry = try Self.entries(at: url, in: storage)[key] else { return defaultValue }
       do {
         let data = try JSONSerialization.data(withJSONObject: entry, options: .fragmentsAllowed)
         return try JSONDecoder().decode(Value.self, from: data)
@@ -37,31 +39,30 @@ public struct AppStorageKey<Value: Codable>: SharedKey {
     }
   }
 
-  public func save(_ value: Value, to storage: FileStorage) {
-    AppStorageKeyLock.lock.withLock {
+  public func save(_ value: Value, to storage: FileStorage) throws {
+    try AppStorageKeyLock.lock.withLock {
+      // NB: read again: another key may have saved since, and a file that cannot be read now must
+      //     not be replaced by this one entry.
+      var entries = try Self.entries(at: url, in: storage)
+      let data: Data
       do {
-        var entries = Self.entries(at: url, in: storage)
-        let encoded = try PersistedFile.encoder.encode(value)
+        let encoded = try PersistedFile.encoder().encode(value)
         entries[key] = try JSONSerialization.jsonObject(with: encoded, options: .fragmentsAllowed)
-        let data = try JSONSerialization.data(
-          withJSONObject: entries, options: [.prettyPrinted, .sortedKeys]
-        )
-        PersistedFile.save(data, to: url, in: storage)
+        data = try JSONSerialization.data(withJSONObject: entries, options: [.prettyPrinted, .sortedKeys])
       } catch {
-        PersistedFile.warn("Could not save the app storage entry \"\(key)\": \(error).")
+        throw SharedPersistenceError(.unencodable, url: url, cause: error)
       }
+      try PersistedFile.save(data, to: url, in: storage)
     }
   }
 
-  private static func entries(at url: URL, in storage: FileStorage) -> [String: Any] {
-    var entries: [String: Any] = [:]
-    _ = PersistedFile.load(url, from: storage) { data in
-      guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-      else { return false }
-      entries = object
-      return true
-    }
-    return entries
+  private static func entries(at url: URL, in storage: FileStorage) throws -> [String: Any] {
+    try PersistedFile.load(url, from: storage) { data in
+      guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+        throw FileSystemError("it is not a JSON object")
+      }
+      return object
+    } ?? [:]
   }
 
   /// The store file in the user's data folder: `$XDG_DATA_HOME/lunar/app-storage.json`, else

@@ -18,36 +18,51 @@ import Foundation
 /// > Important: `save` must be atomic — readers see the old file or the new one, never a part of it.
 /// > ``fileSystem`` writes a temporary file in the same folder and renames it over the target.
 public struct FileStorage: Sendable {
-  /// Reads a file; `nil` when it does not exist.
+  /// Reads a file; `nil` when nothing is there.
+  ///
+  /// > Important: Throw when something is there but cannot be read (no permission, a folder in
+  /// > its place, an I/O error). Returning `nil` would make the value start as its default and the
+  /// > next save overwrite what could not be read.
   public var load: @Sendable (URL) throws -> Data?
   /// Replaces a file's contents atomically, creating its folder if needed.
   public var save: @Sendable (Data, URL) throws -> Void
   /// Renames a file to a new name in the same folder (a corrupt file kept aside); returns the new URL.
   public var moveAside: @Sendable (URL, String) throws -> URL
+  /// Claims a folder for this process for as long as it runs, so that a second process working in
+  /// the same folder is refused instead of overwriting the first one's files
+  /// (``FolderInUseError``). Claiming a folder again is free.
+  ///
+  /// ``fileSystem`` takes an advisory lock on a `.lock` file in the folder; ``inMemory(_:)`` does
+  /// nothing. ``FileStorageKey`` claims nothing by itself: call this for a folder you own.
+  public var claim: @Sendable (URL) throws -> Void
 
   public init(
     load: @escaping @Sendable (URL) throws -> Data?,
     save: @escaping @Sendable (Data, URL) throws -> Void,
-    moveAside: @escaping @Sendable (URL, String) throws -> URL
+    moveAside: @escaping @Sendable (URL, String) throws -> URL,
+    claim: @escaping @Sendable (URL) throws -> Void = { _ in }
   ) {
     self.load = load
     self.save = save
     self.moveAside = moveAside
+    self.claim = claim
   }
 
   /// The real file system. Loading removes temporary files left by an interrupted save.
   public static let fileSystem = FileStorage(
     load: { url in
       AtomicFile.removeLeftovers(of: url)
-      guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-      return try Data(contentsOf: url)
+      return try AtomicFile.read(url)
     },
     save: { data, url in try AtomicFile.write(data, to: url) },
     moveAside: { url, newName in
       let target = url.deletingLastPathComponent().appendingPathComponent(newName)
-      try FileManager.default.moveItem(at: url, to: target)
+      // NB: rename(2) replaces what is at the target: never replace a file kept aside earlier.
+      guard !FileManager.default.fileExists(atPath: target.path) else { throw FileSystemError(code: EEXIST) }
+      guard rename(url.path, target.path) == 0 else { throw FileSystemError(code: errno) }
       return target
-    }
+    },
+    claim: { folder in try FolderClaim.claim(folder) }
   )
 
   /// A file system in memory, starting with `files` (keyed by path). Each call makes a new one.

@@ -1,47 +1,52 @@
 import Foundation
 import IssueReporting
 
-/// Loading and saving the files behind persisted shared values, with the reporting rules of
-/// ``SharedKey``: a missing file is silent; an unreadable or corrupt one is reported as a warning
-/// (a non-fatal issue: it does not fail a test) and a corrupt one is renamed aside, never overwritten.
+/// Loading and saving the files behind persisted shared values, with the rules of ``SharedKey``:
+///
+/// - a missing file is silent: the default is used;
+/// - a file that cannot be read is left alone and throws ``SharedPersistenceError/Kind/unreadable``
+///   (the value is then never saved, so it is never overwritten);
+/// - a file that can be read but not used (not valid, not of the expected shape) is renamed to
+///   `<name>.corrupt-<milliseconds since 1970>`, reported as a warning, and the default is used; if
+///   it cannot be renamed it is left alone, as an unreadable one.
 enum PersistedFile {
-  /// The file's data, or `nil` when it is missing, unreadable, or does not satisfy `isValid` (then it
-  /// is renamed to `<name>.corrupt-<milliseconds since 1970>`).
-  static func load(_ url: URL, from storage: FileStorage, isValid: (Data) -> Bool) -> Data? {
+  /// The decoded file, or `nil` when it is missing or was renamed aside.
+  static func load<Value>(_ url: URL, from storage: FileStorage, decode: (Data) throws -> Value) throws -> Value? {
     let data: Data?
     do {
       data = try storage.load(url)
     } catch {
-      warn("Could not read \(url.path): \(error). Using the default value.")
-      return nil
+      throw SharedPersistenceError(.unreadable, url: url, cause: error)
     }
     guard let data else { return nil }
-    if isValid(data) { return data }
-    keepAside(url, in: storage)
-    return nil
-  }
-
-  /// Renames a corrupt file aside and reports it.
-  static func keepAside(_ url: URL, in storage: FileStorage) {
-    let stamp = Int(Date().timeIntervalSince1970 * 1000)
-    let newName = "\(url.lastPathComponent).corrupt-\(stamp)"
     do {
-      let moved = try storage.moveAside(url, newName)
-      warn(
-        """
-        \(url.path) is corrupt; using the default value. The file was kept as \(moved.path).
-        """
-      )
+      return try decode(data)
     } catch {
-      warn("\(url.path) is corrupt, and could not be renamed aside: \(error). Using the default value.")
+      try keepAside(url, in: storage, because: error)
+      return nil
     }
   }
 
-  static func save(_ data: Data, to url: URL, in storage: FileStorage) {
+  /// Renames a file that cannot be used aside and reports it.
+  static func keepAside(_ url: URL, in storage: FileStorage, because reason: any Error) throws {
+    let stamp = Int(Date().timeIntervalSince1970 * 1000)
+    let moved: URL
+    do {
+      moved = try storage.moveAside(url, "\(url.lastPathComponent).corrupt-\(stamp)")
+    } catch {
+      throw SharedPersistenceError(
+        .unreadable, url: url,
+        cause: FileSystemError("it cannot be used (\(reason)), and renaming it aside failed (\(error))")
+      )
+    }
+    warn("\(url.path) cannot be used (\(reason)); it was renamed to \(moved.path), and the default value is used.")
+  }
+
+  static func save(_ data: Data, to url: URL, in storage: FileStorage) throws {
     do {
       try storage.save(data, url)
     } catch {
-      warn("Could not save \(url.path): \(error). The change is kept in memory only.")
+      throw SharedPersistenceError(.unwritable, url: url, cause: error)
     }
   }
 
@@ -49,9 +54,9 @@ enum PersistedFile {
     reportIssue(message, severity: .warning)
   }
 
-  static let encoder: JSONEncoder = {
+  static func encoder() -> JSONEncoder {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     return encoder
-  }()
+  }
 }

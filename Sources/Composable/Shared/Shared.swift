@@ -1,5 +1,6 @@
 import CustomDump
 import Dependencies
+import IssueReporting
 
 /// A value owned in one place and seen by many features: a reference inside value state.
 ///
@@ -64,8 +65,9 @@ public struct Shared<Value> {
   /// ```
   ///
   /// The first `Shared` created for a key in the current ``SharedRegistry`` loads the value
-  /// (`wrappedValue` when nothing was stored, or when what was stored cannot be read); later ones
-  /// refer to the same value and ignore their `wrappedValue`.
+  /// (`wrappedValue` when nothing was stored); later ones refer to the same value and ignore their
+  /// `wrappedValue`. When what was stored cannot be read, the value is `wrappedValue`, the error is
+  /// reported and kept as ``loadError``, and changes are not saved (which would overwrite it).
   ///
   /// > Important: A key must always be used with the same `Value` type. Using it with another type
   /// > is reported as an issue and gives an unshared value.
@@ -74,10 +76,20 @@ public struct Shared<Value> {
     @Dependency(\.defaultFileStorage) var storage
     let tracker = SharedChangeTracker.current
     let box = registry.box(for: key.id, as: Value.self) {
-      SharedBox(
-        key.load(default: wrappedValue(), from: storage),
+      let initial: Value
+      var loadError: (any Error)?
+      do {
+        initial = try key.load(default: wrappedValue(), from: storage)
+      } catch {
+        initial = wrappedValue()
+        loadError = error
+        reportIssue("\(error)")
+      }
+      return SharedBox(
+        initial,
         tracker: tracker,
-        persist: { key.save($0, to: storage) },
+        persist: { try key.save($0, to: storage) },
+        loadError: loadError,
         describe: { diff($0, $1, format: .proportional) }
       )
     }
@@ -104,6 +116,34 @@ public struct Shared<Value> {
   public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
     try box.withLock(keyPath, body)
   }
+
+  /// Reads and changes the value as one step, like ``withLock(_:)``, but keeps the change only if
+  /// it is saved.
+  ///
+  /// ```swift
+  /// do {
+  ///   try settings.withLockIfSaved { $0.ratio = ratio }
+  /// } catch {
+  ///   // not saved (the file could not be read at load, the value cannot be encoded, the disk is
+  ///   // full): the value, the file and observers are as they were
+  /// }
+  /// ```
+  ///
+  /// For a value without persistence it is `withLock`. Under a ``TestStore`` assertion it edits
+  /// the expected value, as `withLock` does.
+  ///
+  /// - Throws: What `body` throws, or a ``SharedPersistenceError`` when saving failed.
+  @discardableResult
+  public func withLockIfSaved<Result>(_ body: (inout Value) throws -> Result) throws -> Result {
+    try box.withLockIfSaved(keyPath, body)
+  }
+
+  /// Why the stored value could not be loaded, or `nil`. While it is set the value is not saved:
+  /// saving would overwrite what could not be read.
+  public var loadError: (any Error)? { box.loadError }
+
+  /// Why the last save failed, or `nil` when it succeeded (or nothing was saved yet).
+  public var saveError: (any Error)? { box.saveError }
 
   /// A shared value derived from a field: reads and writes go through this value.
   ///

@@ -1,4 +1,5 @@
 import Foundation
+import IssueReporting
 
 /// The reference behind every ``Shared`` value: one root value, its lock, its observers, its
 /// persistence, and — under a ``TestStore`` — the snapshot that lets tests assert on it.
@@ -11,6 +12,14 @@ package protocol SharedBoxProtocol: AnyObject, Sendable {
   func withLock<Value, Result>(
     _ keyPath: AnyKeyPath, _ body: (inout Value) throws -> Result
   ) rethrows -> Result
+  /// Runs a read-modify-write that takes effect only if the changed value is saved.
+  func withLockIfSaved<Value, Result>(
+    _ keyPath: AnyKeyPath, _ body: (inout Value) throws -> Result
+  ) throws -> Result
+  /// Why the stored value could not be loaded; while set, the value is never saved.
+  var loadError: (any Error)? { get }
+  /// Why the last save failed; `nil` after a successful one.
+  var saveError: (any Error)? { get }
   /// Calls `onChange` with the field's new value after every change; returns a token for `stopObserving`.
   func observe<Value: Sendable>(
     _ keyPath: AnyKeyPath, _ onChange: @escaping @Sendable (Value) -> Void
@@ -31,19 +40,27 @@ package final class SharedBox<Root>: SharedBoxProtocol, @unchecked Sendable {
   private weak var tracker: SharedChangeTracker?
   private var observers: [Int: @Sendable (Root) -> Void] = [:]
   private var nextToken = 0
-  private let persist: (@Sendable (Root) -> Void)?
+  private let persist: (@Sendable (Root) throws -> Void)?
   private let describe: @Sendable (Root, Root) -> String?
+  package let loadError: (any Error)?
+  private var lastSaveError: (any Error)?
 
   package init(
     _ value: Root,
     tracker: SharedChangeTracker?,
-    persist: (@Sendable (Root) -> Void)? = nil,
+    persist: (@Sendable (Root) throws -> Void)? = nil,
+    loadError: (any Error)? = nil,
     describe: @escaping @Sendable (Root, Root) -> String?
   ) {
     self.value = value
     self.tracker = tracker
     self.persist = persist
+    self.loadError = loadError
     self.describe = describe
+  }
+
+  package var saveError: (any Error)? {
+    lock.withLock { lastSaveError }
   }
 
   package func read<Value>(_ keyPath: AnyKeyPath, as type: Value.Type) -> Value {
@@ -77,9 +94,54 @@ package final class SharedBox<Root>: SharedBoxProtocol, @unchecked Sendable {
       tracker.record(self, byAssertion: false)
     }
     let result = try body(&value[keyPath: path])
-    persist?(value)
+    do {
+      try save(value)
+    } catch {
+      // NB: `withLock` cannot fail: the change stays in memory, and is reported.
+      reportIssue("\(error). The change is kept in memory only.")
+    }
     for observer in observers.values { observer(value) }
     return result
+  }
+
+  package func withLockIfSaved<Value, Result>(
+    _ keyPath: AnyKeyPath, _ body: (inout Value) throws -> Result
+  ) throws -> Result {
+    guard SharedChangeTracker.mode != .asserting else { return try withLock(keyPath, body) }
+    let path = keyPath as! WritableKeyPath<Root, Value>
+    lock.lock()
+    defer { lock.unlock() }
+    if tracker == nil { tracker = SharedChangeTracker.current }
+    // NB: the change is made on a copy, and kept only once saved: a refused change leaves the
+    //     value, its observers and its test snapshot as they were.
+    var changed = value
+    let result = try body(&changed[keyPath: path])
+    try save(changed)
+    if let tracker, snapshot == nil {
+      snapshot = value
+      tracker.record(self, byAssertion: false)
+    }
+    value = changed
+    for observer in observers.values { observer(value) }
+    return result
+  }
+
+  /// Saves `root`, unless loading failed (saving would overwrite what could not be read).
+  private func save(_ root: Root) throws {
+    guard let persist else { return }
+    if let loadError {
+      let url = (loadError as? SharedPersistenceError)?.url
+      let error = SharedPersistenceError(.notLoaded, url: url, cause: loadError)
+      lastSaveError = error
+      throw error
+    }
+    do {
+      try persist(root)
+      lastSaveError = nil
+    } catch {
+      lastSaveError = error
+      throw error
+    }
   }
 
   package func observe<Value: Sendable>(

@@ -11,8 +11,10 @@
 /// Persisting keys read and write through the `defaultFileStorage` dependency, which is an in-memory
 /// file system in tests.
 ///
-/// > Important: ``load(default:from:)`` never fails: when the stored value is missing it returns the
-/// > default, and when it is unreadable it reports an issue (a warning) and returns the default.
+/// > Important: Loading must never lose what is stored. When nothing is stored, return the
+/// > default. When something is stored but cannot be read, **throw**: the value then starts as the
+/// > default, the error is reported and kept (``Shared/loadError``), and the value is never saved,
+/// > since saving would overwrite what could not be read.
 public protocol SharedKey<Value>: Sendable {
   /// The type of the shared value.
   associatedtype Value
@@ -20,9 +22,13 @@ public protocol SharedKey<Value>: Sendable {
   /// The identity of the value in a ``SharedRegistry``, e.g. `"inMemory:count"`.
   var id: String { get }
 
-  /// Loads the stored value, or returns `defaultValue`.
-  func load(default defaultValue: Value, from storage: FileStorage) -> Value
+  /// Loads the stored value, or returns `defaultValue` when nothing is stored.
+  ///
+  /// - Throws: When something is stored but cannot be read.
+  func load(default defaultValue: Value, from storage: FileStorage) throws -> Value
 
   /// Stores `value`; called after every change, under the value's lock.
-  func save(_ value: Value, to storage: FileStorage)
+  ///
+  /// - Throws: When it cannot be stored (it cannot be encoded, the write failed).
+  func save(_ value: Value, to storage: FileStorage) throws
 }

@@ -61,7 +61,14 @@ public final class LuaFeature {
     guard !sharedFields.isEmpty, case var .table(fields) = state else { return state }
     for field in sharedFields {
       let slot = host.shared.slot(for: field)
-      if seeding, let given = fields[field.field], !given.isNil, given != slot.value { _ = slot.write(given) }
+      if seeding, let given = fields[field.field], !given.isNil, given != slot.value {
+        // NB: a test store's initial state that cannot be saved keeps the shared value, and says so.
+        do {
+          _ = try slot.write(given, field: field.field)
+        } catch {
+          host.report(LuaFeatureError(kind: .reducer, feature: name, message: error.description))
+        }
+      }
       fields[field.field] = slot.value
     }
     return .table(fields)

@@ -75,10 +75,10 @@ final class LuaFeatureInstance {
       case let .lastField(value):
         // NB: the commonest action of all: the same field as the last one, nothing to copy.
         let key = lastField.key!  // NB: `.lastField` comes only after a field was applied
-        if applyField(lastField.path, key, value, to: &state, hasShared: hasShared) { return .none }
+        if try applyField(lastField.path, key, value, to: &state, hasShared: hasShared) { return .none }
         results = Self.oneWrite(lastField.path, key, value)
       case let .field(path, key, value):
-        if applyField(path, key, value, to: &state, hasShared: hasShared) {
+        if try applyField(path, key, value, to: &state, hasShared: hasShared) {
           lastField = (path, key)
           return .none
         }
@@ -98,9 +98,17 @@ final class LuaFeatureInstance {
         // NB: set by `residentID(for:)` above.
         let patches = try plan(results, state: state, resident: resident!)
         // NB: no commit call: the prelude commits this call when the next one starts.
-        for (patch, reread) in patches { state.storage.apply(patch, reread: reread) }
+        if hasShared, let touched = sharedFieldsTouched(by: patches.lazy.map(\.0)) {
+          // NB: shared fields are saved before the state takes the change: a value that cannot be
+          //     saved fails the action, and the snapshot must then be as it was.
+          var changed = state
+          for (patch, reread) in patches { changed.storage.apply(patch, reread: reread) }
+          try pushShared(touched, state: changed, action: action)
+          state = changed
+        } else {
+          for (patch, reread) in patches { state.storage.apply(patch, reread: reread) }
+        }
         committed(&state)
-        if hasShared, !patches.isEmpty { pushShared(patches.lazy.map(\.0), state: state) }
         return effect
       } catch {
         _ = try? vm.call(host.prelude.rollback)
@@ -122,16 +130,27 @@ final class LuaFeatureInstance {
 
   /// Sets `path[key] = value` in the snapshot when a keyed table is there (what the planner would
   /// do with that one write), and keeps the call; `false` leaves it to the planner.
+  ///
+  /// - Throws: When the write changes a shared value that cannot be saved; `state` is unchanged.
   private func applyField(
     _ path: [LuaValue], _ key: LuaString, _ value: LuaValue, to state: inout LuaState, hasShared: Bool
-  ) -> Bool {
-    let applied = path.isEmpty
-      ? state.storage.setRootField(key, to: value) : state.storage.setField(at: path[...], key, to: value)
-    guard applied else { return false }
+  ) throws(LuaFeatureError) -> Bool {
+    if hasShared, let touched = sharedFieldsTouched(by: CollectionOfOne(.setField(path: path, key: key, value: value))) {
+      // NB: saved before the state takes the change (see `reduce`).
+      var changed = state
+      guard Self.setField(path, key, value, in: &changed) else { return false }
+      try pushShared(touched, state: changed, action: nil)
+      state = changed
+    } else {
+      guard Self.setField(path, key, value, in: &state) else { return false }
+    }
     lastFieldIsCurrent = true
     committed(&state)
-    if hasShared { pushShared(CollectionOfOne(.setField(path: path, key: key, value: value)), state: state) }
     return true
+  }
+
+  private static func setField(_ path: [LuaValue], _ key: LuaString, _ value: LuaValue, in state: inout LuaState) -> Bool {
+    path.isEmpty ? state.storage.setRootField(key, to: value) : state.storage.setField(at: path[...], key, to: value)
   }
 
   /// One write in the prelude's change format (effect, count, then path, key, isNil, value).

@@ -35,7 +35,7 @@ public final class LuaFeatureHost {
   /// The seed of `math.random` for features loaded from now on.
   public var randomSeed: UInt64
   /// The values features declare with `lunar.shared`, seen by every store of this host.
-  public let shared = LuaSharedValues()
+  public let shared: LuaSharedValues
 
   let prelude: Prelude
 
@@ -58,6 +58,7 @@ public final class LuaFeatureHost {
     }
     self.dependencies = dependencies
     self.randomSeed = randomSeed
+    self.shared = LuaSharedValues(dataDepth: limits.dataDepth)
   }
 
   func report(_ error: LuaFeatureError) {

@@ -50,24 +50,47 @@ extension LuaFeatureInstance {
     if changed { sharedBindings?.bindings = bindings }
   }
 
-  /// Writes the shared fields the action changed into their shared values.
-  func pushShared(_ patches: some Sequence<StatePatch>, state: LuaState) {
-    guard var bindings = sharedBindings?.bindings else { return }
+  /// The shared fields that `patches` may change (`nil` for none): the fields they write at the
+  /// root, or every shared field for a change the patches cannot place.
+  func sharedFieldsTouched(by patches: some Sequence<StatePatch>) -> Set<LuaString>? {
+    guard let bindings = sharedBindings?.bindings, !bindings.isEmpty else { return nil }
     var touched: Set<LuaString> = []
-    var all = false
     for patch in patches {
       if case let .setField(path, key, _) = patch, path.isEmpty {
         touched.insert(key)
       } else if case let .string(key)? = patch.path.first {
         touched.insert(key)
       } else {
-        all = true
+        return Set(bindings.map(\.field))
       }
     }
-    for index in bindings.indices where all || touched.contains(bindings[index].field) {
+    touched.formIntersection(bindings.map(\.field))
+    return touched.isEmpty ? nil : touched
+  }
+
+  /// Writes the shared fields in `touched` from `state` (the state after the action) into their
+  /// shared values, which save them.
+  ///
+  /// - Throws: When one cannot be saved; the values written before it are put back, so that no
+  ///   shared value keeps a part of a failed action.
+  func pushShared(_ touched: Set<LuaString>, state: LuaState, action: LuaValue?) throws(LuaFeatureError) {
+    guard var bindings = sharedBindings?.bindings else { return }
+    var written: [(index: Int, previous: LuaValue)] = []
+    for index in bindings.indices where touched.contains(bindings[index].field) {
       let value = state.storage[bindings[index].field]
-      guard value != bindings[index].slot.value else { continue }
-      bindings[index].seen = bindings[index].slot.write(value)
+      let previous = bindings[index].slot.value
+      guard value != previous else { continue }
+      do {
+        bindings[index].seen = try bindings[index].slot.write(value, field: bindings[index].field)
+        written.append((index, previous))
+      } catch {
+        for (done, previous) in written.reversed() {
+          // NB: the previous value was saved before: putting it back saves it again.
+          bindings[done].seen = (try? bindings[done].slot.write(previous, field: bindings[done].field)) ?? bindings[done].seen
+        }
+        sharedBindings?.bindings = bindings
+        throw LuaFeatureError(kind: .reducer, feature: feature.name, message: error.description, action: action)
+      }
     }
     sharedBindings?.bindings = bindings
   }

@@ -45,6 +45,23 @@ struct LuaSharedField: Sendable {
 ///
 /// The registry and file storage come from the `sharedRegistry` and `defaultFileStorage`
 /// dependencies when the host is created (fresh and in memory under a test).
+///
+/// ## Files
+///
+/// A `"file"` value is `<folder>/<key>.json`, JSON written by ``LuaJSONEncoder`` (keys as bytes,
+/// integers and floats kept apart). Nothing saved in it is ever lost silently:
+///
+/// - **One host per folder.** The first feature declaring a `"file"` value claims ``folder`` for
+///   this process (``FileStorage/claim``, an advisory lock on `<folder>/.lock`); a second host on
+///   the same folder fails to load that feature, naming the folder and the other process.
+/// - **A file that cannot be read** (no permission, a folder in its place) is left alone: the
+///   value starts as the default, the problem is reported, and every action that changes the
+///   value fails, leaving state and file as they were.
+/// - **A file that cannot be used** (not JSON, a key twice, nested deeper than the VM's data
+///   limit, a value of another kind than the default) is renamed to `<key>.json.corrupt-<time>`,
+///   reported as a warning, and the default is used.
+/// - **A value that cannot be saved** (NaN or an infinity, a string that is not UTF-8, nested too
+///   deep) fails the action that wrote it: its state is rolled back, and later actions still save.
 @MainActor
 public final class LuaSharedValues {
   /// Where `"memory"` and `"file"` values live (their `Shared` boxes).
@@ -58,8 +75,11 @@ public final class LuaSharedValues {
   private(set) var generation = 0
   private var declarations: [String: (field: LuaSharedField, feature: String)] = [:]
   private var slots: [String: LuaSharedSlot] = [:]
+  /// The VM's data depth: what a file may nest, so that what is loaded can enter the VM.
+  private let dataDepth: Int
 
-  init() {
+  init(dataDepth: Int) {
+    self.dataDepth = dataDepth
     @Dependency(\.sharedRegistry) var registry
     @Dependency(\.defaultFileStorage) var fileStorage
     self.registry = registry
@@ -83,8 +103,26 @@ public final class LuaSharedValues {
   }
 
   /// Records the declarations of `feature`; a key another feature declared with another storage or
-  /// a default of another shape is an error.
+  /// a default of another shape is an error, and so is a `"file"` value whose folder another
+  /// process has claimed.
   func declare(_ fields: [LuaSharedField], feature: String) throws(LuaError) {
+    if let field = fields.first(where: { $0.storage == .file }) {
+      do {
+        try fileStorage.claim(folder)
+      } catch let error as FolderInUseError {
+        let holder = error.processID.map { "another lunar host (pid \($0))" } ?? "another lunar host"
+        throw LuaError(
+          kind: .runtime,
+          message: """
+            feature \(feature): lunar.shared("\(field.key)") is kept in \(folder.path), which \(holder) is \
+            using; two hosts would overwrite each other's changes. Stop the other host, or run this one with \
+            its own data folder (XDG_DATA_HOME).
+            """)
+      } catch {
+        // NB: any other failure (a folder that cannot be made) surfaces when the value is loaded:
+        //     it is reported then, and the value is not saved.
+      }
+    }
     for field in fields {
       // NB: a feature may change its own declaration (a hot reload): the stored value is kept.
       if let (earlier, declarer) = declarations[field.key], declarer != feature {
@@ -115,7 +153,6 @@ public final class LuaSharedValues {
   func slot(for field: LuaSharedField) -> LuaSharedSlot {
     if let slot = slots[field.key] { return slot }
     let defaultValue = declarations[field.key]?.field.defaultValue ?? field.defaultValue
-    let url = folder.appendingPathComponent("\(field.key).json")
     let shared = withDependencies {
       $0.sharedRegistry = registry
       $0.defaultFileStorage = fileStorage
@@ -124,10 +161,14 @@ public final class LuaSharedValues {
     } operation: {
       switch field.storage {
       case .memory: Shared(wrappedValue: defaultValue, InMemoryKey<LuaValue>.inMemory("lunar.shared:\(field.key)"))
-      case .file: Shared(wrappedValue: defaultValue, FileStorageKey<LuaValue>.fileStorage(url))
+      case .file:
+        Shared(
+          wrappedValue: defaultValue,
+          LuaSharedFileKey(key: field.key, folder: folder, defaultValue: defaultValue, dataDepth: dataDepth)
+        )
       }
     }
-    let slot = LuaSharedSlot(shared)
+    let slot = LuaSharedSlot(shared, key: field.key)
     slots[field.key] = slot
     return slot
   }
@@ -149,37 +190,3 @@ public final class LuaSharedValues {
   }
 }
 
-/// One shared value and a count of its changes, which instances compare with the count they last
-/// saw to know when to refresh their state.
-final class LuaSharedSlot: @unchecked Sendable {
-  let shared: Shared<LuaValue>
-  private let lock = NSLock()
-  private var changes = 0
-  private var stopObserving: (@Sendable () -> Void)?
-
-  init(_ shared: Shared<LuaValue>) {
-    self.shared = shared
-    // NB: observes every writer (other instances, Swift code with the same key, effects).
-    stopObserving = shared.observeSynchronously { [weak self] _ in self?.bump() }
-  }
-
-  deinit { stopObserving?() }
-
-  private func bump() { lock.withLock { changes += 1 } }
-
-  /// How many times the value changed since this slot was made.
-  var version: Int { lock.withLock { changes } }
-
-  /// The current value.
-  var value: LuaValue { shared.value }
-
-  /// Replaces the value (persisting it); returns the version that includes this change.
-  func write(_ value: LuaValue) -> Int {
-    withDependencies {
-      $0.sharedChangeTracker = nil
-    } operation: {
-      shared.withLock { $0 = value }
-    }
-    return version
-  }
-}

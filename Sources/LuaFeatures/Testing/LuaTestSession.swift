@@ -37,6 +37,9 @@ final class LuaTestSession {
   init(file: URL, dependencies: LuaDependencies, limits: LuaVM.Limits, collector: IssueCollector) throws {
     self.collector = collector
     host = try LuaFeatureHost(limits: limits, dependencies: dependencies)
+    // NB: in memory from the start, before the test file loads its features: tests never read or
+    //     write the user's files, and never claim their folder.
+    host.shared.reset(fileStorage: .inMemory())
     host.onError = { [collector] error in
       collector.record(error.description, location: error.location)
     }

@@ -189,6 +189,7 @@ struct JSONCodecTests {
     let error = try #require(decodingError(Array(deep.utf8)))
     #expect(error.problem == .tooDeep(limit: 100))
     #expect(error.offset == 100)
+    #expect(error.description == "settings[1][1][1][1][1][1]…(91 more)…[1][1][1]: nested deeper than the limit of 100 levels (at byte 100 of the text)")
   }
 
   @Test func aByteOrderMarkIsSkipped() throws {

@@ -64,7 +64,7 @@ struct LuaSharedWriteError: Error, CustomStringConvertible {
     case .unencodable:
       if let json = error.cause as? LuaJSONError {
         let path = LuaPath(root: "state", components: [.key(field.lossyString)] + json.path.components)
-        description = "\(path): \(json.explanation), so \(name) cannot be saved to \(file)"
+        description = "\(name) cannot be saved to \(file): \(path): \(json.explanation)"
       } else {
         description = "\(name) cannot be saved to \(file): \(error.cause)"
       }

@@ -1,3 +1,4 @@
+import Composable
 import Foundation
 import LuaBridge
 import LuaFeatures
@@ -8,22 +9,22 @@ import LuaFeatures
 /// names another file.
 ///
 /// `load()` answers `{}` (an empty array) until something was saved. Both are asynchronous: call
-/// them inside `fx.run`.
+/// them inside `fx.run`. What is saved is never lost silently (see ``StorageDocument``).
 enum StorageClient {
   static func register(in dependencies: inout LuaDependencies, root: URL) {
-    let file = defaultFile(for: root)
+    let document = StorageDocument(file: defaultFile(for: root), storage: .fileSystem)
     dependencies.register("storage.save", .async { arguments in
       guard arguments.count == 1 else {
         throw StorageError("takes 1 argument (the value to save), got \(arguments.count)")
       }
-      try save(arguments[0], to: file)
+      try document.save(arguments[0])
       return .nil
     })
     dependencies.register("storage.load", .async { arguments in
       guard arguments.isEmpty else {
         throw StorageError("takes no argument, got \(arguments.count)")
       }
-      return try load(from: file)
+      return try document.load()
     })
   }
 
@@ -39,27 +40,6 @@ enum StorageClient {
       return URL(fileURLWithPath: home).appendingPathComponent(".local/share/lunar").appendingPathComponent(name)
     }
     return FileManager.default.temporaryDirectory.appendingPathComponent("lunar").appendingPathComponent(name)
-  }
-
-  static func save(_ value: LuaValue, to file: URL) throws {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-    do {
-      let data = try encoder.encode(value)
-      try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-      try data.write(to: file, options: .atomic)
-    } catch {
-      throw StorageError("cannot write \(file.path): \(error.localizedDescription)")
-    }
-  }
-
-  static func load(from file: URL) throws -> LuaValue {
-    guard let data = try? Data(contentsOf: file) else { return .array([]) }
-    do {
-      return try JSONDecoder().decode(LuaValue.self, from: data)
-    } catch {
-      throw StorageError("\(file.path) is not a saved document: \(error)")
-    }
   }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CustomDump
 import Foundation
+import IssueReporting
 import LuaBridge
 import LuaFeatures
 
@@ -43,7 +44,9 @@ struct Replay: AsyncParsableCommand {
     )
     let feature = try host.load(location)
     let output: RunOutput = json ? JSONRunOutput() : TextRunOutput()
-    let session = try RunSession(host: host, feature: feature, output: output, keepGoing: true, recorder: nil)
+    let issues = RunIssueReporter(output: output)
+    IssueReporters.current = [issues]
+    let session = try RunSession(host: host, feature: feature, output: output, keepGoing: true, recorder: nil, issues: issues)
     session.start()
     for (index, step) in recording.steps.enumerated() {
       // NB: Waiting only as long as the recording did keeps the recorded interleaving: an input

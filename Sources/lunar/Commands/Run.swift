@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import IssueReporting
 import LuaFeatures
 
 /// `lunar run PATH`: runs a feature in a store, fed by actions typed (or piped) in.
@@ -85,6 +86,9 @@ struct Run: AsyncParsableCommand {
     if let recorder { dependencies = recorder.recording(dependencies) }
     let scripted = json || !StandardInput.isTerminal
     let output: RunOutput = scripted ? JSONRunOutput() : TextRunOutput()
+    // NB: what the core reports (a shared file renamed aside or not readable) is part of the run.
+    let issues = RunIssueReporter(output: output)
+    IssueReporters.current = [issues]
 
     let host = try LuaFeatureHost(limits: limits.limits, dependencies: dependencies, randomSeed: seed)
     let feature: LuaFeature
@@ -95,7 +99,8 @@ struct Run: AsyncParsableCommand {
       throw ExitCode(1)
     }
     let session = try RunSession(
-      host: host, feature: feature, output: output, keepGoing: keepGoing, recorder: recorder, historyLimit: history
+      host: host, feature: feature, output: output, keepGoing: keepGoing, recorder: recorder, historyLimit: history,
+      issues: issues
     )
     session.start()
     if watch { session.startWatching() }

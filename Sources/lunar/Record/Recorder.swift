@@ -12,16 +12,23 @@ import LuaFeatures
 /// {"kind":"action","action":{"type":"factTapped"}}
 /// {"kind":"dependency","name":"numberFact.fetch","arguments":[0],"result":"0 is …"}
 /// ```
+///
+/// Values are written exactly (``LuaJSONEncoder``). One that JSON cannot hold (text that is not
+/// UTF-8, NaN) is reported through ``onError``, and an `unrecorded` line takes its place, so that
+/// replaying the recording fails clearly instead of diverging without a reason.
 @MainActor
 final class Recorder {
   private let handle: FileHandle
+  /// Told when a line could not be recorded.
+  var onError: ((String) -> Void)?
 
   init(path: String, feature: String, seed: UInt64) throws {
     guard FileManager.default.createFile(atPath: path, contents: nil) else {
       throw RecordError("cannot write \(path)")
     }
     self.handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-    write(["kind": "session", "feature": feature, "seed": seed, "version": 1])
+    // NB: the seed's bits as a signed integer: every UInt64 seed reads back exactly.
+    write(["kind": "session", "feature": feature, "seed": Int64(bitPattern: seed), "version": 1])
   }
 
   func action(_ action: LuaValue) {
@@ -37,17 +44,41 @@ final class Recorder {
   }
 
   nonisolated func dependency(_ name: String, arguments: [LuaValue], result: RecordedResult) {
-    var line: [String: Any] = ["kind": "dependency", "name": name, "arguments": arguments.map(JSONText.json)]
+    var line: [String: Any] = ["kind": "dependency", "name": name, "arguments": LuaValue.array(arguments)]
     switch result {
-    case let .value(value): line["result"] = JSONText.json(value)
+    case let .value(value): line["result"] = value
     case let .error(message): line["error"] = message
     }
-    let text = JSONText.encode(line) + "\n"
-    Task { @MainActor in self.handle.write(Data(text.utf8)) }
+    let text = Line(line)
+    Task { @MainActor in self.append(text) }
   }
 
   private func write(_ object: [String: Any]) {
-    handle.write(Data((JSONText.encode(object) + "\n").utf8))
+    append(Line(object))
+  }
+
+  /// A line of the recording, or why it cannot be written.
+  private enum Line: Sendable {
+    case text(String)
+    case unwritable(String)
+
+    init(_ object: [String: Any]) {
+      do {
+        self = .text(try JSONText.line(object))
+      } catch {
+        self = .unwritable(JSONText.unwritable(object, error))
+      }
+    }
+  }
+
+  private func append(_ line: Line) {
+    switch line {
+    case let .text(text):
+      handle.write(Data((text + "\n").utf8))
+    case let .unwritable(message):
+      onError?("not recorded: \(message)")
+      handle.write(Data((JSONText.encode(["kind": "unrecorded", "message": message]) + "\n").utf8))
+    }
   }
 
   /// `dependencies`, each function recording its calls here.

@@ -20,14 +20,24 @@ struct Recording {
     }
     var feature: String?
     var seed: UInt64 = 0
+    let decoder = LuaJSONDecoder(depthLimit: JSONText.depthLimit)
     for (number, line) in text.split(separator: "\n").enumerated() {
-      guard let object = try? JSONDecoder().decode(LuaValue.self, from: Data(line.utf8)),
-        let kind = object[LuaString("kind")].stringValue
-      else { throw RecordError("\(path):\(number + 1): not a line of a recording") }
+      let object: LuaValue
+      do {
+        object = try decoder.decode(Array(line.utf8))
+      } catch {
+        throw RecordError("\(path):\(number + 1): not a line of a recording: \(error)")
+      }
+      guard let kind = object[LuaString("kind")].stringValue else {
+        throw RecordError("\(path):\(number + 1): not a line of a recording (it has no \"kind\")")
+      }
       switch kind {
       case "session":
         feature = object[LuaString("feature")].stringValue
-        seed = UInt64(max(0, object[LuaString("seed")].integerValue ?? 0))
+        seed = UInt64(bitPattern: object[LuaString("seed")].integerValue ?? 0)
+      case "unrecorded":
+        let message = object[LuaString("message")].stringValue ?? "a value could not be written"
+        throw RecordError("\(path):\(number + 1): this session was not fully recorded: \(message)")
       case "action":
         steps.append((object[LuaString("action")], nil, effectActions))
       case "effectAction":
@@ -50,7 +60,8 @@ struct Recording {
     self.seed = seed
   }
 
-  /// Whether two states are the same once through JSON (which cannot tell `3` from `3.0`).
+  /// Whether two states are the same, taking `3` for `3.0`: recordings made by earlier versions of
+  /// lunar wrote floats with integral values without their point.
   static func sameThroughJSON(_ lhs: LuaValue, _ rhs: LuaValue) -> Bool {
     func normalized(_ value: LuaValue) -> LuaValue {
       switch value {

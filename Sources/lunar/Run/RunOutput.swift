@@ -12,6 +12,13 @@ protocol RunOutput: AnyObject {
   func effect(_ status: String, for action: LuaValue, running: Int)
   func error(_ error: LuaFeatureError)
   func inputError(_ message: String, line: String)
+  /// An error of the host rather than of the feature (a value that cannot be written as JSON or
+  /// recorded, a shared file that cannot be read); `kind` says which (`output`, `record`, `data`).
+  func hostError(kind: String, message: String)
+  /// Something the user should know, which is not an error (a file renamed aside).
+  func warning(_ message: String)
+  /// How many host errors were shown: the run's exit status counts them.
+  var hostErrors: Int { get }
   func note(_ text: String)
   /// What a script printed with `print(…)`.
   func printed(_ text: String)
@@ -20,8 +27,17 @@ protocol RunOutput: AnyObject {
 /// `{"event":…}` lines on standard output.
 @MainActor
 final class JSONRunOutput: RunOutput {
+  private(set) var hostErrors = 0
+
   private func emit(_ object: [String: Any]) {
-    print(JSONText.encode(object))
+    do {
+      print(try JSONText.line(object))
+    } catch {
+      // NB: a value JSON cannot hold (text that is not UTF-8, NaN) is an error of its own; the
+      //     feature did nothing wrong, and the run goes on.
+      hostErrors += 1
+      print(JSONText.errorLine(kind: "output", message: JSONText.unwritable(object, error)))
+    }
     flushStandardOutput()
   }
 
@@ -60,6 +76,15 @@ final class JSONRunOutput: RunOutput {
     ])
   }
 
+  func hostError(kind: String, message: String) {
+    hostErrors += 1
+    emit(["event": "error", "kind": kind, "message": message, "file": NSNull(), "line": NSNull()])
+  }
+
+  func warning(_ message: String) {
+    emit(["event": "warning", "message": message])
+  }
+
   func note(_ text: String) {
     emit(["event": "note", "message": text])
   }
@@ -73,6 +98,7 @@ final class JSONRunOutput: RunOutput {
 @MainActor
 final class TextRunOutput: RunOutput {
   let terminal = Terminal.standardOutput
+  private(set) var hostErrors = 0
 
   func ready(feature: String, state: LuaState, view: String?) {
     print(terminal.bold("\(feature)") + terminal.dim("  — type an action (increment, add title=milk, { type = \"x\" }), :help for commands"))
@@ -105,6 +131,15 @@ final class TextRunOutput: RunOutput {
 
   func inputError(_ message: String, line: String) {
     printError(Terminal.standardError.red("error: \(JSONText.shortened(message, limit: 1000))"))
+  }
+
+  func hostError(kind: String, message: String) {
+    hostErrors += 1
+    printError(Terminal.standardError.red("error: \(message)"))
+  }
+
+  func warning(_ message: String) {
+    printError(Terminal.standardError.yellow("warning: \(message)"))
   }
 
   func note(_ text: String) {

@@ -19,6 +19,8 @@ final class RunSession {
   let parser: ActionParser
   let keepGoing: Bool
   let recorder: Recorder?
+  /// Issues the core reported, shown before the next event.
+  let issues: RunIssueReporter?
   private(set) var store: Store<LuaState, LuaValue>!
   private(set) var errors = 0
   /// The latest input actions, at most `historyLimit` (`:history`): a long run stays flat.
@@ -33,7 +35,7 @@ final class RunSession {
 
   init(
     host: LuaFeatureHost, feature: LuaFeature, output: RunOutput, keepGoing: Bool, recorder: Recorder?,
-    historyLimit: Int = 1000
+    historyLimit: Int = 1000, issues: RunIssueReporter? = nil
   ) throws {
     self.historyLimit = historyLimit
     self.host = host
@@ -41,6 +43,7 @@ final class RunSession {
     self.output = output
     self.keepGoing = keepGoing
     self.recorder = recorder
+    self.issues = issues
     self.parser = ActionParser(vm: host.vm)
     self.luaReducer = feature.reducer()
     let reducer = ObservingReducer(
@@ -50,6 +53,7 @@ final class RunSession {
     )
     self.store = Store(initialState: feature.initialState) { reducer }
     host.onError = { [weak self] error in self?.failed(error) }
+    recorder?.onError = { [weak output] message in output?.hostError(kind: "record", message: message) }
     // NB: a script's `print` must not break the JSON stream: it becomes an event like the others.
     host.vm.printHandler = { [weak output] text in
       MainActor.assumeIsolated { output?.printed(text) }
@@ -57,6 +61,7 @@ final class RunSession {
   }
 
   func start() {
+    issues?.deliverPending()
     output.ready(feature: feature.name, state: store.state, view: render(store.state))
   }
 
@@ -120,7 +125,7 @@ final class RunSession {
     }
   }
 
-  var hadErrors: Bool { errors > 0 }
+  var hadErrors: Bool { errors > 0 || output.hostErrors > 0 }
 
   private func track(_ task: StoreTask, for action: LuaValue) {
     running += 1
@@ -143,10 +148,12 @@ final class RunSession {
   }
 
   private func didReduce(_ action: LuaValue, before: LuaState, after: LuaState) {
+    issues?.deliverPending()
     output.state(before: before, after: after, view: before == after ? nil : render(after))
   }
 
   private func failed(_ error: LuaFeatureError) {
+    issues?.deliverPending()
     errors += 1
     output.error(error)
   }

@@ -49,7 +49,17 @@ public struct LuaJSONError: Error, Sendable, Hashable, CustomStringConvertible {
   }
 
   public var description: String {
-    "\(path): " + explanation + (offset.map { " (at byte \($0) of the text)" } ?? "")
+    "\(Self.shortened(path)): " + explanation + (offset.map { " (at byte \($0) of the text)" } ?? "")
+  }
+
+  /// `path`, with the middle of a very long one (a value nested a hundred levels) left out.
+  static func shortened(_ path: LuaPath) -> String {
+    let (head, tail) = (6, 3)
+    guard path.components.count > head + tail + 1 else { return path.description }
+    let start = LuaPath(root: path.root, components: Array(path.components.prefix(head))).description
+    // NB: the tail under a one-letter root, which is then dropped: `.a[2]`, not `a[2]`.
+    let end = LuaPath(root: "_", components: Array(path.components.suffix(tail))).description.dropFirst()
+    return "\(start)…(\(path.components.count - head - tail) more)…\(end)"
   }
 
   /// The problem in words, without the path.

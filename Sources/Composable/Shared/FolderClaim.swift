@@ -56,6 +56,12 @@ public struct FolderInUseError: Error, Sendable, CustomStringConvertible {
   /// The process holding it, when it recorded its id.
   public let processID: Int32?
 
+  /// An error for `folder`, held by `processID`.
+  public init(folder: URL, processID: Int32?) {
+    self.folder = folder
+    self.processID = processID
+  }
+
   public var description: String {
     let holder = processID.map { "another process (pid \($0))" } ?? "another process"
     return """

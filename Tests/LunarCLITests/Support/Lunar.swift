@@ -36,15 +36,19 @@ enum Lunar {
 
   /// Runs `lunar` with `arguments` in `folder` (the package root by default), feeding `input` to its
   /// standard input, and waits for it to end (at most `timeout` seconds, then it is killed).
+  /// `environment` adds to (or replaces) the test's own variables.
   static func run(
-    _ arguments: [String], input: Data = Data(), in folder: URL? = nil, timeout: Double = 60
+    _ arguments: [String], input: Data = Data(), in folder: URL? = nil, environment: [String: String] = [:],
+    timeout: Double = 60
   ) async throws -> Output {
     let binary = try await binary()
     return try await withCheckedThrowingContinuation { continuation in
       // NB: Waiting on a process blocks a thread: do it off Swift concurrency's cooperative pool.
       Thread.detachNewThread {
         continuation.resume(with: Result {
-          try runBlocking(binary, arguments, input: input, in: folder ?? packageRoot, timeout: timeout)
+          try runBlocking(
+            binary, arguments, input: input, in: folder ?? packageRoot, environment: environment, timeout: timeout
+          )
         })
       }
     }
@@ -70,15 +74,17 @@ enum Lunar {
 
   static var terminalAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/script") }
 
-  /// ``run(_:input:in:timeout:)`` with text input.
+  /// ``run(_:input:in:environment:timeout:)`` with text input.
   static func run(
-    _ arguments: [String], input: String, in folder: URL? = nil, timeout: Double = 60
+    _ arguments: [String], input: String, in folder: URL? = nil, environment: [String: String] = [:],
+    timeout: Double = 60
   ) async throws -> Output {
-    try await run(arguments, input: Data(input.utf8), in: folder, timeout: timeout)
+    try await run(arguments, input: Data(input.utf8), in: folder, environment: environment, timeout: timeout)
   }
 
   private static func runBlocking(
-    _ binary: URL, _ arguments: [String], input: Data, in folder: URL, timeout: Double
+    _ binary: URL, _ arguments: [String], input: Data, in folder: URL, environment extra: [String: String] = [:],
+    timeout: Double
   ) throws -> Output {
     let process = Process()
     process.executableURL = binary
@@ -86,6 +92,7 @@ enum Lunar {
     process.currentDirectoryURL = folder
     var environment = ProcessInfo.processInfo.environment
     environment["NO_COLOR"] = "1"
+    environment.merge(extra) { _, new in new }
     process.environment = environment
     let stdin = Pipe()
     let stdout = Pipe()

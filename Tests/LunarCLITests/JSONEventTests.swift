@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+/// Events are exact JSON: keys are bytes, numbers keep their type, and a value JSON cannot hold is
+/// an error event, never a crash (`Fixtures/echo` keeps the last action in its state).
+struct JSONEventTests {
+  static let echo = Lunar.testsFolder.appendingPathComponent("Fixtures/echo").path
+
+  @Test func keysThatAreOneSwiftStringAreTwoKeysInEvents() async throws {
+    let output = try await Lunar.run(["run", Self.echo], input: #"{ type = "n", ["\u{E9}"] = 1, ["e\u{301}"] = 2 }"# + "\n")
+
+    #expect(output.status == 0, "\(output)")
+    let action = try #require(output.lines.first { $0.contains(#""event":"action""#) })
+    #expect(action == "{\"action\":{\"e\u{301}\":2,\"type\":\"n\",\"\u{E9}\":1},\"event\":\"action\",\"source\":\"input\"}")
+  }
+
+  @Test func aValueJSONCannotHoldIsAnErrorEventAndTheRunGoesOn() async throws {
+    let output = try await Lunar.run(
+      ["run", Self.echo], input: #"{ type = "n", ["\xff"] = 1, ["\xfe"] = 2 }"# + "\n{ type = \"nan\", x = 0/0 }\nnext\n"
+    )
+
+    #expect(output.status == 1, "\(output)")
+    #expect(output.events.count == output.lines.count, "every line is JSON\n\(output)")
+    let errors = output.events.named("error")
+    #expect(errors.map { $0.string("kind") } == ["output", "output", "output", "output"])
+    #expect(errors.map { $0.string("message") } == [
+      #"the action event cannot be written as JSON: action: the key "\xFE" is not valid UTF-8 at byte 0 (0xFE); JSON text must be UTF-8"#,
+      #"the state event cannot be written as JSON: state.last: the key "\xFE" is not valid UTF-8 at byte 0 (0xFE); JSON text must be UTF-8"#,
+      "the action event cannot be written as JSON: action.x: NaN (not a number) is not a JSON number",
+      "the state event cannot be written as JSON: state.last.x: NaN (not a number) is not a JSON number",
+    ])
+    #expect(output.events.named("state").last?.state?["count"] as? Int == 3, "the later action ran")
+  }
+
+  @Test func integersAndFloatsKeepTheirTypeInEvents() async throws {
+    let output = try await Lunar.run(["run", Self.echo], input: "{ type = \"n\", a = 3, b = 3.0, c = 0.1 }\n")
+
+    let action = try #require(output.lines.first { $0.contains(#""event":"action""#) })
+    #expect(action == #"{"action":{"a":3,"b":3.0,"c":0.1,"type":"n"},"event":"action","source":"input"}"#)
+  }
+
+  @Test func aRecordingKeepsKeysThatAreOneSwiftStringAndReplays() async throws {
+    let folder = try makeTemporaryFolder()
+    defer { removeTemporaryFolder(folder) }
+    let recording = folder.appendingPathComponent("session.jsonl").path
+    let input = #"{ type = "n", ["\u{E9}"] = 1, ["e\u{301}"] = 2, f = 2.0 }"# + "\nnext\n"
+    let recorded = try await Lunar.run(["run", Self.echo, "--record", recording], input: input)
+    #expect(recorded.status == 0, "\(recorded)")
+
+    let replayed = try await Lunar.run(["replay", recording, "--json"])
+    #expect(replayed.status == 0, "\(replayed)")
+    #expect(replayed.events.named("note").last?.string("message") == "replayed 2 actions: same states")
+  }
+
+  @Test func aValueThatCannotBeRecordedIsReportedAndTheReplayFailsClearly() async throws {
+    let folder = try makeTemporaryFolder()
+    defer { removeTemporaryFolder(folder) }
+    let recording = folder.appendingPathComponent("session.jsonl").path
+    let recorded = try await Lunar.run(["run", Self.echo, "--record", recording, "--keep-going"], input: "{ type = \"nan\", x = 0/0 }\n")
+    #expect(recorded.status == 1, "\(recorded)")
+    #expect(recorded.events.named("error").contains { $0.string("kind") == "record" && $0.string("message") == "not recorded: the action line cannot be written as JSON: action.x: NaN (not a number) is not a JSON number" }, "\(recorded)")
+
+    let replayed = try await Lunar.run(["replay", recording])
+    #expect(replayed.status != 0)
+    #expect(replayed.stderr.contains("session.jsonl:2: this session was not fully recorded: the action line cannot be written as JSON: action.x: NaN (not a number) is not a JSON number"), "\(replayed)")
+  }
+}

@@ -109,7 +109,9 @@ public struct Shared<Value> {
   /// ```
   ///
   /// Safe to call from an effect on any thread. The change is persisted (if the value has a key) and
-  /// observers are told before this returns.
+  /// observers are told before this returns. A change that cannot be saved stays in memory: the
+  /// failure is reported as an issue and kept in ``saveError`` (``withLockIfSaved(_:)`` refuses
+  /// such a change instead).
   ///
   /// > Important: Do not `await` or call into another store inside `body`: the lock is held.
   @discardableResult

@@ -21,9 +21,11 @@ struct Run: AsyncParsableCommand {
       With --json, or when standard input is not a terminal, each input line is an action and \
       every event is one JSON object per line on standard output:
         {"event":"action",…} {"event":"state","state":…} {"event":"effect",…}
-        {"event":"error","message":…,"file":…,"line":…}
+        {"event":"error","message":…,"file":…,"line":…} {"event":"warning","message":…}
       At the end of input, lunar waits for running effects (at most --timeout seconds) and exits \
-      0, or 1 if an error occurred. Without --keep-going it stops at the first error.
+      0, or 1 if an error occurred. Without --keep-going it stops at the first error. A value \
+      JSON cannot hold (NaN, text that is not UTF-8) is an error event of kind "output", and the \
+      run goes on.
 
       With --watch, saving the script or a module it requires reloads the feature while it runs: \
       the state is kept (the script's migrate(state), if any, adapts it), the next action uses the \

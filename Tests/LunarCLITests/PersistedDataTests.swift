@@ -146,6 +146,17 @@ struct PersistedDataTests {
     #expect(!FileManager.default.fileExists(atPath: data.settings.path), "tests wrote no file")
   }
 
+  @Test func checkingAFeatureWhileAHostRunsItNeedsNoClaim() async throws {
+    let data = try DataFolder()
+    defer { data.remove() }
+    let host = try await RunningHost(["run", Self.persist, "--json"], environment: data.environment)
+    try await host.waitFor { $0.contains(#""event":"ready""#) }
+
+    let output = try await Lunar.run(["check", Self.persist], environment: data.environment)
+    #expect(output.status == 0, "\(output)")
+    #expect(try await host.finish() == 0)
+  }
+
   // MARK: deps.storage
 
   func runStorage(_ input: String, file: URL) async throws -> Lunar.Output {

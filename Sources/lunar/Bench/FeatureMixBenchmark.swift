@@ -33,6 +33,8 @@ struct FeatureMixBenchmark {
       throw ValidationError("no action mix at \(file): write one action per line (as typed in lunar run), or pass --actions")
     }
     let host = try LuaFeatureHost(dependencies: ExampleClients.dependencies(mode: .offline, root: location.root))
+    // NB: a benchmark must never write over the user's shared files (and measures no disk).
+    host.shared.reset(fileStorage: .inMemory())
     var errors = 0
     host.onError = { _ in errors += 1 }
     let feature = try host.load(location)

@@ -89,6 +89,8 @@ struct ReloadBenchmark {
     let checksBehaviour = original.contains(stepLine)
 
     let host = try LuaFeatureHost(dependencies: ExampleClients.dependencies(mode: .offline, root: folder))
+    // NB: a benchmark must never write over the user's shared files (and measures no disk).
+    host.shared.reset(fileStorage: .inMemory())
     // NB: only the reload's own errors matter here; they end the benchmark below.
     host.onError = { _ in }
     let feature = try host.load(FeatureLocation(resolving: script.path))

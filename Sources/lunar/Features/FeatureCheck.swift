@@ -1,3 +1,4 @@
+import Composable
 import Foundation
 import LuaBridge
 import LuaFeatures
@@ -48,6 +49,9 @@ struct FeatureCheck {
     let dependencies = ExampleClients.dependencies(mode: .offline, root: location.root)
     do {
       let host = try LuaFeatureHost(dependencies: dependencies)
+      // NB: checking a script reads no saved data and takes no claim on the data folder: a host
+      //     running the same feature must not make `check` fail.
+      host.shared.reset(fileStorage: .inMemory())
       report.host = host
       let feature = try host.load(location)
       report.feature = feature

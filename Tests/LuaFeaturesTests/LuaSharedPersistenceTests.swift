@@ -53,7 +53,9 @@ struct LuaSharedPersistenceTests {
   let harness: FeatureHarness
 
   /// A harness whose shared files live in `files`; `unreadable` paths fail to load with `reason`.
-  init(files: [String: Data] = [:], unreadable: Set<String> = [], claimedBy processID: Int32? = nil) throws {
+  init(
+    files: [String: Data] = [:], unreadable: Set<String> = [], claimedBy processID: Int32? = nil, diskFull: Bool = false
+  ) throws {
     let files = LockIsolated(files)
     let saves = self.saves
     self.files = files
@@ -64,6 +66,7 @@ struct LuaSharedPersistenceTests {
       },
       save: { data, url in
         saves.withValue { $0 += 1 }
+        if diskFull { throw FileSystemFailure("No space left on device") }
         files.withValue { $0[url.path] = data }
       },
       moveAside: { url, name in
@@ -151,6 +154,18 @@ struct LuaSharedPersistenceTests {
     fresh.host.shared.reset(fileStorage: storage)
     let keys = try fresh.load(Self.source).initialState.value[LuaString("settings")][LuaString("keys")]
     #expect(keys == .table([LuaString("\u{E9}"): 1, LuaString("e\u{301}"): 2]))
+  }
+
+  @Test func aWriteThatFailsFailsTheActionAndKeepsTheState() throws {
+    let test = try Self(diskFull: true)
+    let feature = try test.harness.load(Self.source)
+    let store = makeStore(feature.reducer(), state: feature.initialState)
+    test.send(store, ["type": "setRatio", "ratio": 2])
+    #expect(test.harness.takeErrors().map(\.message) == [
+      "lunar.shared(\"settings\") could not be saved to \(test.path("settings")): No space left on device"
+    ])
+    #expect(store.state.edits == 0)
+    #expect(setting(store.state, "ratio") == 1)
   }
 
   @Test func aFileThatCannotBeReadIsReportedAndEveryChangeIsRefused() throws {

@@ -5,7 +5,7 @@ import Testing
   let vm: LuaVM
 
   init() throws {
-    vm = try LuaVM(limits: .init(instructionsPerCall: 10_000_000, memoryBytes: 64 << 20))
+    vm = try makeVM()
   }
 
   @Test func callReturnsAllResultsAsData() throws {

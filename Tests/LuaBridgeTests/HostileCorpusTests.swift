@@ -39,7 +39,7 @@ import Testing
 
   @Test(arguments: cases)
   func hostileScriptFailsWithTypedErrorAndVMStaysUsable(_ c: Case) throws {
-    let vm = try LuaVM(limits: .init(instructionsPerCall: 5_000_000, memoryBytes: 64 << 20))
+    let vm = try makeVM(instructions: 5_000_000)
     let sandbox = try vm.makeSandbox(.init(root: Self.folder))
     let script = try sandbox.loadFile(c.file)
     let error = try #require(throws: LuaError.self) { try script.call() }

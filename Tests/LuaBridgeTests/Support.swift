@@ -26,7 +26,8 @@ func identical(_ a: LuaValue, _ b: LuaValue) -> Bool {
   }
 }
 
-/// A VM with small limits, for tests.
-func makeVM(instructions: Int? = 10_000_000, memory: Int? = 64 << 20) throws -> LuaVM {
-  try LuaVM(limits: .init(instructionsPerCall: instructions, memoryBytes: memory))
+/// A VM with small limits, for tests. No time limit unless asked: how far a call gets in a second
+/// depends on the machine's load (the tests of the time limit set their own).
+func makeVM(instructions: Int? = 10_000_000, memory: Int? = 64 << 20, time: Duration? = nil) throws -> LuaVM {
+  try LuaVM(limits: .init(instructionsPerCall: instructions, memoryBytes: memory, timePerCall: time))
 }

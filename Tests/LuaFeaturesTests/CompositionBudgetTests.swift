@@ -43,7 +43,7 @@ struct CompositionBudgetTests {
   let feature: LuaFeature
 
   init() throws {
-    harness = try FeatureHarness(limits: LuaVM.Limits(instructionsPerCall: 100_000))
+    harness = try FeatureHarness(limits: LuaVM.Limits(instructionsPerCall: 100_000, timePerCall: nil))
     feature = try harness.load(Self.source, chunkName: "rows.lua")
   }
 

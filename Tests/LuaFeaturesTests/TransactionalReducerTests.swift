@@ -108,7 +108,7 @@ struct TransactionalReducerTests {
   }
 
   @Test func anEndlessLoopRunsOutOfItsInstructionBudgetAndIsRolledBack() async throws {
-    let harness = try FeatureHarness(limits: LuaVM.Limits(instructionsPerCall: 200_000))
+    let harness = try FeatureHarness(limits: LuaVM.Limits(instructionsPerCall: 200_000, timePerCall: nil))
     let errors = try await sendFailing(["type": "loopForever"], harness: harness)
     #expect(errors.map(\.kind) == [.reducer])
     #expect(errors.first?.luaKind == .instructionLimit)
@@ -116,7 +116,7 @@ struct TransactionalReducerTests {
   }
 
   @Test func runningOutOfMemoryIsRolledBackAndTheHostRunsTheNextAction() async throws {
-    let harness = try FeatureHarness(limits: LuaVM.Limits(memoryBytes: 8 << 20))
+    let harness = try FeatureHarness(limits: LuaVM.Limits(memoryBytes: 8 << 20, timePerCall: nil))
     let errors = try await sendFailing(["type": "allocate"], harness: harness)
     #expect(errors.map(\.kind) == [.reducer])
     #expect(errors.first?.luaKind == .memory)
@@ -124,7 +124,7 @@ struct TransactionalReducerTests {
   }
 
   @Test func runningOutOfMemoryAfterAnotherErrorDoesNotTakeThatErrorsPlace() async throws {
-    let harness = try FeatureHarness(limits: LuaVM.Limits(memoryBytes: 8 << 20))
+    let harness = try FeatureHarness(limits: LuaVM.Limits(memoryBytes: 8 << 20, timePerCall: nil))
     let raised = try await sendFailing(["type": "raiseAfterMutating"], harness: harness)
     #expect(raised.first?.line == line(of: "-- raise", in: Self.source))
     let errors = try await sendFailing(["type": "allocate"], harness: harness)

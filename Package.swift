@@ -36,7 +36,20 @@ let package = Package(
     ),
     .target(
       name: "LuaBridge",
-      dependencies: ["CLua", "CLuaShim"]
+      dependencies: ["CLua", "CLuaShim"],
+      exclude: ["Lua"],
+      plugins: ["EmbedLua"]
+    ),
+    // The host's own Lua is real `.lua` files in a target's `Lua/` folder, checked by Lua and
+    // embedded in the binary at build time (see Plugins/EmbedLua).
+    .executableTarget(
+      name: "embed-lua",
+      dependencies: ["CLua"]
+    ),
+    .plugin(
+      name: "EmbedLua",
+      capability: .buildTool(),
+      dependencies: ["embed-lua"]
     ),
     .target(
       name: "CLuaBench",
@@ -80,7 +93,9 @@ let package = Package(
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "Dependencies", package: "swift-dependencies"),
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
-      ]
+      ],
+      exclude: ["Lua"],
+      plugins: ["EmbedLua"]
     ),
     .executableTarget(
       name: "lunar-workload",

@@ -5,9 +5,9 @@
  * The hot path of a Lua feature's action, in C: the reducer call (reduce.c), the state proxies'
  * reads and writes and making nested proxies (proxies.c), and here the call's state shared with
  * the prelude, switching the instruction budget off around composition's routing, and the
- * library the prelude receives. The Lua prelude (lunar_host.lua) owns the rest of the journal
- * machinery — value semantics for tables, rollback, change lists, pairs — and is called back from
- * C only on the rare paths (a table read or assigned).
+ * library the prelude receives. The Lua prelude (Sources/LuaFeatures/Lua/lunar/host.lua) owns the
+ * rest of the journal machinery — value semantics for tables, rollback, change lists, pairs — and
+ * is called back from C only on the rare paths (a table read or assigned).
  *
  * Why C: every instruction of a reducer call runs under the count hook that enforces the
  * instruction budget, so Lua metamethods cost twice (their own work, and a hook trap per

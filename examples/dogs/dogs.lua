@@ -104,7 +104,7 @@ return lunar.feature {
       end
 
     elseif action.type == "delegate" then
-      -- For the parent: the list only reports.
+      return fx.none   -- for the parent: the list only reports
     end
   end,
 

@@ -43,7 +43,9 @@ test("the list is shared: a second store sees the change on its next action", fu
 end)
 
 test("new ids continue after the largest one", function()
-  local store = test.store(Todos, { initial = { todos = { row(4, "bread", true), row(9, "jam") }, filter = "all", backingUp = false } })
+  local store = test.store(Todos, {
+    initial = { todos = { row(4, "bread", true), row(9, "jam") }, filter = "all", backingUp = false },
+  })
   store:send({ type = "add", title = "tea" }, function(state)
     state.todos[3] = row(10, "tea")
   end)
@@ -107,7 +109,7 @@ end)
 
 -- The backup: a debounced, cancellable save through the `storage` client.
 
-local function slowStorage(store, saved)
+local function slowStorage(saved)
   return {
     storage = {
       save = function(rows)
@@ -119,7 +121,7 @@ end
 
 test("a burst of changes is backed up once, after a pause", function()
   local saved = {}
-  local store = test.store(Todos, { initial = twoRows(), deps = slowStorage(nil, saved) })
+  local store = test.store(Todos, { initial = twoRows(), deps = slowStorage(saved) })
   store:send({ type = "add", title = "tea" }, function(state) state.todos[3] = row(3, "tea") end)
   store:advance(0.5)
   store:send({ type = "todos", id = 1, action = { type = "toggle" } }, function(state) state.todos[1].done = true end)

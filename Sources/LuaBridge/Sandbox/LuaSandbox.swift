@@ -147,7 +147,8 @@ extension LuaVM {
     if let id = sandboxFactory {
       return LuaFunction(LuaRef(vm: self, id: try retainedCopy(of: id), type: .function))
     }
-    let prelude = try load(SandboxPrelude.source, chunkName: SandboxPrelude.chunkName)
+    // NB: Lua/lunar/sandbox.lua, embedded at build time (Plugins/EmbedLua).
+    let prelude = try load(EmbeddedLua.lunarSandbox.source, chunkName: EmbeddedLua.lunarSandbox.name)
     let factory = try call(prelude, returning: LuaFunction.self)
     sandboxFactory = try retainedCopy(of: factory.reference.id)
     return factory

@@ -17,7 +17,7 @@ extension LuaFeatureInstance {
   /// Inside a composed feature, `path` is the child whose reducer described the effect: actions
   /// it sends are wrapped for the root, `fx.dismiss()` sends the presenting parent's dismiss, and
   /// `child` descriptions nest one level deeper, `Effect.scoped(to:)` their ``LuaChildScope``
-  /// (see ``LunarCompositionSource``).
+  /// (see `Sources/LuaFeatures/Lua/lunar/compose.lua`).
   func translate(_ description: LuaValue, action: LuaValue, in path: LuaChildPath? = nil) throws -> Effect<LuaValue> {
     guard case let .table(fields) = description else {
       if description.isNil { return .none }

@@ -92,7 +92,15 @@ public struct LuaFeatureError: Error, Sendable, CustomStringConvertible {
     )
   }
 
-  static let preludeChunks: Set<String> = ["lunar.lua", "lunar_host.lua", "lunar_test.lua"]
+  /// The chunk names of Lunar's own Lua that a script's author never needs to read in an error:
+  /// the `lunar` module, the host's state proxies and effects, and `lunar.test` (the files of
+  /// `Sources/LuaFeatures/Lua/lunar/`, named by their path there, such as `lunar/init.lua`).
+  ///
+  /// Errors raised inside them are located at the script's own frame instead, and tracebacks
+  /// leave them out.
+  public static let preludeChunks: Set<String> = [
+    EmbeddedLua.lunarInit.name, EmbeddedLua.lunarHost.name, EmbeddedLua.lunarEffects.name, EmbeddedLua.lunarTest.name,
+  ]
 
   /// The first `file:line:` of a traceback that is not the prelude's.
   static func firstScriptFrame(in traceback: String) -> (String, Int)? {

@@ -118,14 +118,15 @@ final class Prelude {
       guard let location = arguments.callerLocation(level: Int(level)) else { return .value("?") }
       return .value("\(location.file):\(location.line)")
     }
-    let moduleChunk = try vm.load(LunarModuleSource.source, chunkName: LunarModuleSource.chunkName)
-    let base = try vm.call(moduleChunk, whereDefined, returning: LuaTable.self)
-    let hostChunk = try vm.load(LunarHostSource.source, chunkName: LunarHostSource.chunkName)
-    let host = try vm.call(hostChunk, base, LuaValue.array([]), try vm.journalLibrary(), returning: LuaTable.self)
-    let compositionChunk = try vm.load(LunarCompositionSource.source, chunkName: LunarCompositionSource.chunkName)
-    try vm.call(compositionChunk, base, host)
-    let testChunk = try vm.load(LunarTestSource.source, chunkName: LunarTestSource.chunkName)
-    let tests = try vm.call(testChunk, base, whereCalled, returning: LuaTable.self)
+    // NB: the files of Lua/lunar/, in order; each hands the next what it needs as arguments.
+    let base = try vm.call(vm.load(EmbeddedLua.lunarInit), whereDefined, returning: LuaTable.self)
+    let host = try vm.call(
+      vm.load(EmbeddedLua.lunarHost), base, LuaValue.array([]), try vm.journalLibrary(), returning: LuaTable.self)
+    try vm.call(vm.load(EmbeddedLua.lunarEffects), base, host)
+    let composition = try vm.call(vm.load(EmbeddedLua.lunarCompose), base, host, returning: LuaTable.self)
+    try vm.call(vm.load(EmbeddedLua.lunarComposeRouting), base, host, composition)
+    try vm.call(vm.load(EmbeddedLua.lunarComposeRemoval), base, host, composition)
+    let tests = try vm.call(vm.load(EmbeddedLua.lunarTest), base, whereCalled, returning: LuaTable.self)
 
     self.lunar = try base.get("lunar", as: LuaTable.self)
     func function(_ name: String) throws(LuaError) -> LuaFunction {

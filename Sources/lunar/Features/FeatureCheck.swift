@@ -41,7 +41,7 @@ struct FeatureCheck {
     var actions: [String] = []
   }
 
-  /// The effects of `lunar.fx` (see `LuaFeatures/Prelude/LunarModuleSource.swift`).
+  /// The effects of `lunar.fx` (see `Sources/LuaFeatures/Lua/lunar/init.lua`).
   static let effects: Set<String> = ["none", "send", "run", "merge", "concat", "cancel", "debounce", "throttle", "dismiss"]
 
   static func check(_ location: FeatureLocation) -> Report {

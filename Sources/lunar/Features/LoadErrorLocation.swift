@@ -2,15 +2,12 @@ import Foundation
 import LuaFeatures
 
 extension LuaFeatureError {
-  /// The chunk names of Lunar's own Lua modules (see `LuaFeatures/Prelude`).
-  static let preludeChunks: Set<String> = ["lunar.lua", "lunar_host.lua", "lunar_test.lua"]
-
   /// A load error that Lua located inside Lunar's own modules, pointed at the script's
   /// `lunar.feature` call instead.
   ///
   /// NB: `return lunar.feature { … }` is a tail call: by the time `lunar.feature` finds a missing
   ///     `initial` or `reduce`, the script's frame is gone, so Lua can only name the line in
-  ///     `lunar.lua`. The script's own line is what its author needs.
+  ///     `lunar/init.lua`. The script's own line is what its author needs.
   func pointingAtScript(_ location: FeatureLocation) -> LuaFeatureError {
     guard kind == .load, let file, Self.preludeChunks.contains(file),
       let source = try? String(contentsOf: location.script, encoding: .utf8)

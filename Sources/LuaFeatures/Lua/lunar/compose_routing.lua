@@ -1,7 +1,17 @@
-extension LunarCompositionSource {
-  /// Running a body's children: finding an element by id, routing a wrapped action to its child,
-  /// wrapping the child's effect, and applying dismissals.
-  static let routing = #"""
+-- Composition, part two (after lunar/compose.lua): running a body's children — finding an element
+-- by id, routing a wrapped action to its child, wrapping the child's effect, and applying dismissals.
+local base, host, compose = ...
+local describe, descriptionOf, effect = base.describe, base.descriptionOf, base.effect
+local internals = host.internals
+local REAL, PATH, childProxy, realOf = internals.REAL, internals.PATH, internals.childProxy, internals.realOf
+-- NB: C checks (journal.c): one call each where `type` and `rawget` would take two or three.
+local isAction, hasID = internals.isAction, internals.hasID
+local user = internals.user
+local fail, showID = compose.fail, compose.showID
+
+local type, rawget, rawset, rawequal, rawlen, setmetatable =
+  type, rawget, rawset, rawequal, rawlen, setmetatable
+
 ---------------------------------------------------------------------------------------------------
 -- Running a body
 
@@ -33,17 +43,6 @@ local function indexOf(items, id)
   end
   indexes[items] = cache
   return found
-end
-
-local depth = 0                   -- how deep in composed features the call in progress is
-
-local function fail(name, message)
-  -- NB: the host names the root feature; a child's name is added only for a child.
-  error(depth > 1 and (message .. " (in " .. name .. ")") or message, 0)
-end
-
-local function showID(id)
-  return type(id) == "number" and tostring(id) or describe(id)
 end
 
 local function childAction(name, e, action)
@@ -98,9 +97,9 @@ local function elementOf(name, e, state, real, action, atRoot)
   if real == nil then return id, rawget(items, index) end
   -- NB: the element's proxy is made directly (no proxy for the array on the way): this is the
   --     path of every row action. Its path runs from the root, as the journal needs.
-  local base = not atRoot and rawget(state, PATH) or nil
+  local parentPath = not atRoot and rawget(state, PATH) or nil
   local path
-  if base == nil then
+  if parentPath == nil then
     -- NB: paths are never changed once made, so the root's element paths are made once.
     local paths = e.paths
     path = paths[index]
@@ -109,9 +108,9 @@ local function elementOf(name, e, state, real, action, atRoot)
       paths[index] = path
     end
   else
-    local n = rawlen(base)
+    local n = rawlen(parentPath)
     path = {}
-    for i = 1, n do path[i] = base[i] end
+    for i = 1, n do path[i] = parentPath[i] end
     path[n + 1], path[n + 2] = e.key, index
   end
   return id, childProxy(rawget(items, index), path, items)
@@ -124,9 +123,11 @@ local function route(name, e, state, real, action, deps, dismissals)
     -- NB: `state` is `real` itself, or a proxy (whose reads are the journal's own C code).
     local sub = rawequal(state, real) and rawget(real, key) or state[key]
     if type(sub) ~= "table" then
-      fail(name, "state." .. key .. " is " .. describe(sub) .. ", but lunar.scope(" .. describe(key) .. ") needs a table there")
+      fail(name, "state." .. key .. " is " .. describe(sub) .. ", but lunar.scope(" .. describe(key) ..
+        ") needs a table there")
     end
-    return childEffect(user(e.child.reduce, sub, childAction(name, e, action), deps), e.child, key, nil, nil, "scope"), dismissals
+    local result = user(e.child.reduce, sub, childAction(name, e, action), deps)
+    return childEffect(result, e.child, key, nil, nil, "scope"), dismissals
   elseif kind == "forEach" then
     local sub = childAction(name, e, action)
     local id, element = elementOf(name, e, state, realOf(state), action)
@@ -189,5 +190,9 @@ local function applyDismissals(dismissals, state, real)
     end
   end
 end
-"""#
-}
+
+compose.childAction = childAction
+compose.childEffect = childEffect
+compose.elementOf = elementOf
+compose.route = route
+compose.applyDismissals = applyDismissals

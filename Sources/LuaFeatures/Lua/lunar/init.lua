@@ -1,16 +1,10 @@
-/// The Lua source of the `lunar` module scripts `require`: `lunar.feature` and the effect
-/// descriptions of `lunar.fx`. Returns the module and the helpers the other prelude chunks share.
-enum LunarModuleSource {
-  static let chunkName = "lunar.lua"
-
-  static let source = #"""
--- The `lunar` module as feature scripts see it: feature definitions and effect descriptions.
--- Host-only machinery (state proxies, journal, effect coroutines) lives in lunar_host.lua and is
--- never reachable from a feature's sandbox.
+-- The `lunar` module scripts `require`: `lunar.feature` and the effect descriptions of `lunar.fx`.
+-- Returns the module and the helpers the host's other Lua files share (lunar/host.lua,
+-- lunar/compose.lua, lunar/test.lua…); those are never reachable from a feature's sandbox.
 local whereDefined = ...       -- function(fn) -> "file.lua:12", handed in by the host (no `debug` here)
 
-local type, setmetatable, getmetatable, rawget, rawset, select, error, tostring, pairs, next =
-  type, setmetatable, getmetatable, rawget, rawset, select, error, tostring, pairs, next
+local type, setmetatable, getmetatable, rawget, select, error, tostring, pairs, next =
+  type, setmetatable, getmetatable, rawget, select, error, tostring, pairs, next
 
 local lunar = {}
 local fx = {}
@@ -36,7 +30,8 @@ local function checkAction(action, what, level)
     error(what .. " expects an action table like { type = \"increment\" }, got " .. describe(action), level + 1)
   end
   if type(rawget(action, "type")) ~= "string" then
-    error(what .. " expects an action with a string `type` field, got type = " .. describe(rawget(action, "type")), level + 1)
+    error(what .. " expects an action with a string `type` field, got type = " .. describe(rawget(action, "type")),
+      level + 1)
   end
 end
 
@@ -168,7 +163,9 @@ function Effect:cancellable(id, options)
   checkID(id, "cancellable", 2)
   local cancelInFlight = false
   if options ~= nil then
-    if type(options) ~= "table" then error("cancellable's options must be a table like { cancelInFlight = true }", 2) end
+    if type(options) ~= "table" then
+      error("cancellable's options must be a table like { cancelInFlight = true }", 2)
+    end
     cancelInFlight = options.cancelInFlight and true or false
   end
   if self.kind == "none" then
@@ -225,8 +222,8 @@ function lunar.shared(key, options)
     error("lunar.shared needs a key of letters, digits, `_`, `-` and `.` (like \"settings\"), got " .. describe(key), 2)
   end
   if options ~= nil and type(options) ~= "table" then
-    error("lunar.shared(" .. describe(key) .. ", options) expects { default = …, storage = \"memory\" | \"file\" }, got " ..
-      describe(options), 2)
+    error("lunar.shared(" .. describe(key) .. ", options) expects { default = …, storage = \"memory\" | \"file\" }, " ..
+      "got " .. describe(options), 2)
   end
   options = options or {}
   local storage = options.storage or "memory"
@@ -240,7 +237,8 @@ function lunar.shared(key, options)
   if t == "function" or t == "userdata" or t == "thread" then
     error("lunar.shared(" .. describe(key) .. "): the default must be data, got " .. describe(options.default), 2)
   end
-  local declaration = setmetatable({ key = key, storage = storage, default = copyValue(options.default, 0) }, SharedDeclaration)
+  local declaration =
+    setmetatable({ key = key, storage = storage, default = copyValue(options.default, 0) }, SharedDeclaration)
   sharedDeclarations[declaration] = true
   return declaration
 end
@@ -292,7 +290,8 @@ function lunar.feature(definition)
   end
   for _, optional in ipairs { "view", "migrate" } do
     if definition[optional] ~= nil and type(definition[optional]) ~= "function" then
-      error("feature " .. name .. ": `" .. optional .. "` must be a function, got " .. describe(definition[optional]), 2)
+      error("feature " .. name .. ": `" .. optional .. "` must be a function, got " .. describe(definition[optional]),
+        2)
     end
   end
   local feature = {}
@@ -373,6 +372,4 @@ return {
   definedAt = definedAt,
   hooks = hooks,
   lunarTable = lunar,
-}
-"""#
 }

@@ -1,9 +1,3 @@
-/// The Lua source of `lunar.test`, the test API of `*_test.lua` files, and the functions the test
-/// runner drives it with.
-enum LunarTestSource {
-  static let chunkName = "lunar_test.lua"
-
-  static let source = #"""
 -- `lunar.test`: exhaustive tests of features, from Lua. Each test runs as a coroutine that the host
 -- drives; a store operation yields to Swift, which runs the feature in a TestStore and resumes the
 -- test once the operation (and its assertions) are done.
@@ -166,5 +160,3 @@ function testing.isStore(value)
 end
 
 return { test = test, testing = testing }
-"""#
-}

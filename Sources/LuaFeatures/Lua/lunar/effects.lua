@@ -1,7 +1,20 @@
-/// The second half of the `lunar_host.lua` chunk (see ``LunarHostSource``): effect serialisation,
-/// reducer calls, effect coroutines and the `deps` table.
-enum LunarHostEffectsSource {
-  static let source = #"""
+-- Host-only machinery for features, part two (after lunar/host.lua): effect serialisation,
+-- reducer calls, effect coroutines and the `deps` table.
+local base, host = ...
+local isEffect, checkAction, describe = base.isEffect, base.checkAction, base.describe
+local descriptionOf = base.descriptionOf
+local internals = host.internals
+local core, st, ROOT, COUNT, PENDING = internals.core, internals.st, internals.ROOT, internals.COUNT, internals.PENDING
+local pendingHandles, rootMetatables, rootMetatableOf = internals.pendingHandles, internals.rootMetatables,
+  internals.rootMetatableOf
+local commit, endCall, changeResults = internals.commit, internals.endCall, internals.changeResults
+local journal = internals.journal
+
+local type, setmetatable, rawget, rawset, error, pairs, ipairs =
+  type, setmetatable, rawget, rawset, error, pairs, ipairs
+local cyield, crunning = coroutine.yield, coroutine.running
+local tpack, tunpack = table.pack, table.unpack
+
 ---------------------------------------------------------------------------------------------------
 -- Effect serialisation: a description becomes plain data; functions become numbered handles that
 -- Swift later turns into coroutines.
@@ -80,31 +93,7 @@ function host.bind(reduce, deps)
   return core.bind(run, reduce, deps)
 end
 
-host.rollback = rollback
-host.commit = commit
-
---- What the composition chunk needs of the journal: the proxies' keys to their table and path,
---- nested proxies, the journal itself (entries of four: table, key, old value, path) and its length
---- (`st[COUNT]`).
-host.internals = {
-  REAL = REAL,
-  realOf = realOf,
-  PATH = PATH,
-  proxyOf = proxyOf,
-  -- NB: a proxy left out of the per-call cache (so the call ends without resetting it): for the
-  --     one child proxy composition makes per action. `real` is already part of the state.
-  childProxy = makeProxy,
-  journal = journal,
-  st = st,
-  COUNT = COUNT,
-  isAction = core.isAction,
-  hasID = core.hasID,
-  -- NB: the budget around trusted code (journal.c): composition runs untimed, authors' code timed.
-  untimed = core.untimed,
-  timed = core.timed,
-  user = core.user,
-}
---- Set by the composition chunk: `enterInstance(reduce)` -> a composed reducer's per-instance data
+--- Set by lunar/compose.lua: `enterInstance(reduce)` -> a composed reducer's per-instance data
 --- and its routing, or nil for a plain one.
 host.enterInstance = function() return nil end
 
@@ -224,5 +213,3 @@ function host.makeDeps(syncFunctions, asyncNames, overrides)
 end
 
 return host
-"""#
-}

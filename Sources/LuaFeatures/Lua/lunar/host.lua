@@ -1,24 +1,12 @@
-/// The Lua source of the host-only machinery: state proxies and their write journal, effect
-/// serialisation, effect coroutines, and the `deps` table. Scripts never see it.
-enum LunarHostSource {
-  static let chunkName = "lunar_host.lua"
-
-  /// One chunk, kept in two files for size: state proxies and the journal here, effects and
-  /// dependencies in ``LunarHostEffectsSource``.
-  static let source = state + LunarHostEffectsSource.source
-
-  static let state = #"""
--- Host-only machinery for features: state proxies and the write journal, effect serialisation,
--- effect coroutines and dependencies. Scripts never see this table.
+-- Host-only machinery for features, part one: state proxies and the write journal. Part two,
+-- lunar/effects.lua, adds reducer calls, effects and dependencies to the same `host` table.
+-- Scripts never see this table.
 local base, emptyArray, core = ...  -- emptyArray: an empty array pushed by LuaBridge, for its marker;
                                       -- core: the C half of the hot path (CLuaShim's journal.c)
-local isEffect, checkAction, describe = base.isEffect, base.checkAction, base.describe
-local descriptionOf = base.descriptionOf
+local describe = base.describe
 
-local type, setmetatable, getmetatable, rawget, rawset, error, pairs, next, ipairs =
-  type, setmetatable, getmetatable, rawget, rawset, error, pairs, next, ipairs
-local cyield, crunning = coroutine.yield, coroutine.running
-local tpack, tunpack = table.pack, table.unpack
+local type, setmetatable, getmetatable, rawget, error, next = type, setmetatable, getmetatable, rawget, error, next
+local tunpack = table.unpack
 
 local host = { isFeature = base.isFeature }
 
@@ -325,6 +313,41 @@ local function changeResults()
   return out
 end
 
+host.rollback = rollback
+host.commit = commit
 
-"""#
+--- What the rest of the host's Lua needs of the journal. For composition (lunar/compose*.lua): the
+--- proxies' keys to their table and path, nested proxies, the journal itself (entries of four:
+--- table, key, old value, path) and its length (`st[COUNT]`). For reducer calls
+--- (lunar/effects.lua): the C half of the call, the call's slots, its pending effect handles, and
+--- the functions that make, end and report a call.
+host.internals = {
+  REAL = REAL,
+  realOf = realOf,
+  PATH = PATH,
+  proxyOf = proxyOf,
+  -- NB: a proxy left out of the per-call cache (so the call ends without resetting it): for the
+  --     one child proxy composition makes per action. `real` is already part of the state.
+  childProxy = makeProxy,
+  journal = journal,
+  st = st,
+  COUNT = COUNT,
+  isAction = core.isAction,
+  hasID = core.hasID,
+  -- NB: the budget around trusted code (journal.c): composition runs untimed, authors' code timed.
+  untimed = core.untimed,
+  timed = core.timed,
+  user = core.user,
+
+  core = core,
+  ROOT = ROOT,
+  PENDING = PENDING,
+  pendingHandles = pendingHandles,
+  rootMetatables = rootMetatables,
+  rootMetatableOf = rootMetatableOf,
+  commit = commit,
+  endCall = endCall,
+  changeResults = changeResults,
 }
+
+return host

@@ -1,0 +1,26 @@
+-- luacheck configuration for Lunar's Lua: the host's own files and the examples.
+-- `scripts/test` runs `luacheck .` from the top level (scripts/lint-lua).
+
+std = "lua54"
+-- Nothing assigns globals: features run in a sandbox of their own, the host's files take what they
+-- need as arguments and return what they make. (luacheck's defaults refuse globals already; said
+-- here so that nobody loosens it by accident.)
+allow_defined = false
+allow_defined_top = false
+include_files = { "Sources/**/Lua/**/*.lua", "examples/**/*.lua" }
+exclude_files = { ".build/**" }
+
+-- Features and their tests run in the sandbox (docs/lua-api.md, "The sandbox"): Lua 5.4's base
+-- functions and `string`, `table`, `math`, `utf8`, but no `io`, `os`, `debug`, `package`,
+-- `coroutine`, `dofile`, `loadfile` or `warn`. Their modules come from `require` ("lunar",
+-- "lunar.test", files of the feature's folder); tests have no globals of their own.
+files["examples"] = {
+  not_globals = { "io", "os", "debug", "package", "coroutine", "dofile", "loadfile", "warn" },
+}
+
+-- The host's own Lua (loaded with the VM's real globals) may use all of Lua 5.4.
+files["Sources"] = {}
+
+-- Definitions for editors (LuaLS `---@meta` files): functions are declared, not implemented, so
+-- their arguments are unused by design.
+files["Sources/LuaFeatures/Lua/types"] = { unused_args = false }

@@ -202,6 +202,17 @@ import Testing
     #expect(sandbox.loadedFiles.map(\.lastPathComponent) == ["feature.lua"])
   }
 
+  @Test func theSandboxsOwnLuaIsNamedByItsRealFileInTracebacks() throws {
+    try write("broken.lua", "error('bad')")
+    let sandbox = try vm.makeSandbox(.init(root: folder))
+    let error = try #require(throws: LuaError.self) { try run(sandbox, "require 'broken'") }
+    let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Sources/LuaBridge/Lua/lunar/sandbox.lua")
+    let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+    let call = try #require(lines.firstIndex { $0.contains("value = chunk(name, origin)") }) + 1
+    #expect(error.traceback?.contains("lunar/sandbox.lua:\(call):") == true, "\(error)")
+  }
+
   @Test func loadFileRefusesPathsOutsideTheRoot() throws {
     let sandbox = try vm.makeSandbox(.init(root: folder))
     let error = try #require(throws: LuaError.self) { try sandbox.loadFile("../etc/passwd") }

@@ -54,4 +54,34 @@ import Testing
     #expect(output.stderr.contains("is not a usable name"), "\(output)")
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
   }
+
+  @Test func newWritesALuarcPointingAtTheDefinitions() async throws {
+    let folder = try makeTemporaryFolder()
+    defer { removeTemporaryFolder(folder) }
+
+    let created = try await Lunar.run(["new", "timer"], in: folder)
+    #expect(created.status == 0, "\(created)")
+
+    let feature = folder.appendingPathComponent("timer")
+    let luarc = try Data(contentsOf: feature.appendingPathComponent(".luarc.json"))
+    let settings = try #require(try JSONSerialization.jsonObject(with: luarc) as? [String: Any])
+    let library = try #require(settings["workspace.library"] as? [String])
+    #expect(settings["runtime.version"] as? String == "Lua 5.4")
+    #expect(library == [".lunar/types"])
+
+    // NB: the binary's embedded copies, identical to the files of the source tree.
+    let sources = Lunar.packageRoot.appendingPathComponent("Sources/LuaFeatures/Lua/types")
+    let expected = try FileManager.default.contentsOfDirectory(atPath: sources.path).sorted()
+    let written = try FileManager.default.contentsOfDirectory(atPath: feature.appendingPathComponent(library[0]).path).sorted()
+    #expect(written == expected)
+    #expect(expected.contains("lunar.d.lua") && expected.contains("test.d.lua"))
+    for name in expected {
+      let copy = try String(contentsOf: feature.appendingPathComponent(library[0]).appendingPathComponent(name), encoding: .utf8)
+      #expect(copy == (try String(contentsOf: sources.appendingPathComponent(name), encoding: .utf8)), "\(name)")
+      #expect(copy.hasPrefix("---@meta"), "\(name)")
+    }
+
+    let tested = try await Lunar.run(["test", "timer"], in: folder)
+    #expect(tested.lines.last == "2 passed, 0 failed", "\(tested)")
+  }
 }

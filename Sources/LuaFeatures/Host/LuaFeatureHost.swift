@@ -104,6 +104,10 @@ final class Prelude {
   let callTag: String
   /// The functions of `lunar.test` the test runner drives.
   let testing: LuaTable
+  /// The tables of the Lua API, by the class names of the definitions for editors (`lunar`,
+  /// `lunar.fx`, `lunar.test`, and the methods of `lunar.Feature`, `lunar.Effect` and
+  /// `lunar.TestStore`): what ``LuaEditorDefinitions`` must declare.
+  let api: [String: LuaTable]
   static let moduleGlobal = "__lunar_module"
   static let testModuleGlobal = "__lunar_test_module"
 
@@ -145,6 +149,16 @@ final class Prelude {
     self.sendTag = try host.get("SEND", as: String.self)
     self.callTag = try host.get("CALL", as: String.self)
     self.testing = try tests.get("testing", as: LuaTable.self)
+    let baseMethods = try base.get("methods", as: LuaTable.self)
+    let testMethods = try tests.get("methods", as: LuaTable.self)
+    self.api = [
+      "lunar": lunar,
+      "lunar.fx": try base.get("lunarTable", as: LuaTable.self).get("fx", as: LuaTable.self),
+      "lunar.test": try tests.get("test", as: LuaTable.self),
+      "lunar.Feature": try baseMethods.get("lunar.Feature", as: LuaTable.self),
+      "lunar.Effect": try baseMethods.get("lunar.Effect", as: LuaTable.self),
+      "lunar.TestStore": try testMethods.get("lunar.TestStore", as: LuaTable.self),
+    ]
 
     // NB: The loaders find the modules through the VM's own globals (out of every sandbox's
     //     reach) rather than capturing them: a closure stored in the VM holding a reference to the

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LuaFeatures
 
 /// `lunar new NAME`: scaffolds a feature with a passing test.
 struct New: ParsableCommand {
@@ -8,6 +9,9 @@ struct New: ParsableCommand {
     discussion: """
       The new feature counts, and its test passes at once:
         lunar new timer && lunar test timer && lunar run timer
+
+      NAME/.luarc.json points lua-language-server at definitions of the Lua API, written to
+      NAME/.lunar/types/: open the folder in an editor for completion and documentation.
       """
   )
 
@@ -30,12 +34,24 @@ struct New: ParsableCommand {
     try FileManager.default.createDirectory(atPath: name, withIntermediateDirectories: true)
     try Scaffold.feature(title: title).write(toFile: "\(name)/feature.lua", atomically: true, encoding: .utf8)
     try Scaffold.test(title: title).write(toFile: "\(name)/\(base)_test.lua", atomically: true, encoding: .utf8)
+    try Scaffold.editorSupport(in: name)
     print("created \(name)/feature.lua and \(name)/\(base)_test.lua")
     print("next: lunar test \(name)   ·   lunar run \(name)")
   }
 }
 
 enum Scaffold {
+  /// Writes the definitions of the Lua API into `folder/.lunar/types/` and a `.luarc.json`
+  /// pointing lua-language-server at them.
+  static func editorSupport(in folder: String) throws {
+    let types = "\(folder)/\(LuaEditorDefinitions.folder)"
+    try FileManager.default.createDirectory(atPath: types, withIntermediateDirectories: true)
+    for file in LuaEditorDefinitions.files {
+      try file.text.write(toFile: "\(types)/\(file.name)", atomically: true, encoding: .utf8)
+    }
+    try LuaEditorDefinitions.luarc.write(toFile: "\(folder)/.luarc.json", atomically: true, encoding: .utf8)
+  }
+
   static func feature(title: String) -> String {
     """
     -- \(title): a feature. Run it with `lunar run`, test it with `lunar test`.

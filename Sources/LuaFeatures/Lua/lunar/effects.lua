@@ -211,5 +211,3 @@ function host.makeDeps(syncFunctions, asyncNames, overrides)
   guard(deps, "")
   return deps
 end
-
-return host

@@ -372,4 +372,6 @@ return {
   definedAt = definedAt,
   hooks = hooks,
   lunarTable = lunar,
+  -- NB: for the host's check that the definitions for editors (types/) declare every method.
+  methods = { ["lunar.Feature"] = Feature, ["lunar.Effect"] = Effect },
 }

@@ -159,4 +159,9 @@ function testing.isStore(value)
   return getmetatable(value) == Store
 end
 
-return { test = test, testing = testing }
+return {
+  test = test,
+  testing = testing,
+  -- NB: for the host's check that the definitions for editors (types/) declare every method.
+  methods = { ["lunar.TestStore"] = Store },
+}

@@ -1,0 +1,133 @@
+---@meta lunar
+-- Definitions of the `lunar` module for editors (lua-language-server): what a feature script sees
+-- after `local lunar = require "lunar"`. They describe Lunar's API and are never run; the full
+-- guide is docs/lua-api.md. `lunar new` copies these files into the new feature's `.lunar/types/`.
+
+---An action: a table with a string `type` and any payload fields, such as
+---`{ type = "queryChanged", query = "ap" }`. A child's action reaches its parent wrapped:
+---`{ type = "todos", id = 3, action = { type = "toggle" } }`.
+---@class lunar.Action
+---@field type string What happened; reducers dispatch on it with `if … elseif`.
+---@field [string] any Payload fields.
+
+---What `lunar.feature` takes.
+---@class lunar.FeatureDefinition
+---@field name string How errors, `lunar list` and the test output name the feature.
+---@field initial table The state a store starts from: strings, numbers, booleans and tables of those.
+---@field reduce? fun(state: table, action: lunar.Action, deps: lunar.Deps): lunar.Effect? Evolves `state` in place (it is a journaled proxy) and returns an effect, or nothing. Leave it out when the feature has a `body`.
+---@field body? lunar.BodyEntry[] The children and reducers of a composed feature, run in order on every action: children first, `lunar.reduce` last.
+---@field view? fun(state: table): string The feature's screen, as text, from a plain copy of the state.
+---@field migrate? fun(state: table) Adapts the state kept across a hot reload to the new script's shape, in place.
+---@field shared? table<string, lunar.Shared> State fields shared between features and persisted: `{ settings = lunar.shared("settings", {…}) }`.
+
+---A feature, as `lunar.feature` returns it: run it with `lunar run`, compose it into a parent's
+---`body`, test it with `test.store`.
+---@class lunar.Feature: lunar.FeatureDefinition
+local Feature = {}
+
+---A fresh copy of the feature's `initial` state with `fields` set: what to present or push.
+---
+---```lua
+---state.editing = Edit:initialWith { id = 3, title = "milk" }
+---```
+---@param fields? table Fields to set on the copy.
+---@return table state
+function Feature:initialWith(fields) end
+
+---A value declared with `lunar.shared`, placed in a feature's state by its `shared` field.
+---@class lunar.Shared
+
+---Options of `lunar.shared`.
+---@class lunar.SharedOptions
+---@field default any The value when nothing is stored: any data.
+---@field storage? "memory"|"file" `"memory"` (the default): kept while the host runs; `"file"`: also saved as JSON after every change.
+
+---An entry of a feature's `body`: made by `lunar.scope`, `lunar.forEach`, `lunar.ifLet`,
+---`lunar.stack` or `lunar.reduce`.
+---@class lunar.BodyEntry
+
+---The `lunar` module: features, their composition, shared state and effects.
+---@class lunar
+---@field fx lunar.fx Effect descriptions: what a reducer returns for Swift to run.
+local lunar = {}
+
+---Declares a feature. The table is checked when the script loads, so a mistake is a load error
+---with the script's `file:line`.
+---
+---```lua
+---return lunar.feature {
+---  name = "Counter",
+---  initial = { count = 0 },
+---  reduce = function(state, action, deps)
+---    if action.type == "increment" then state.count = state.count + 1 end
+---  end,
+---}
+---```
+---@param definition lunar.FeatureDefinition
+---@return lunar.Feature
+function lunar.feature(definition) end
+
+---Declares a value the host keeps and every feature that declares the same `key` sees: settings, a
+---signed-in user, a list that outlives the process. Place it in a feature's state with
+---`shared = { field = lunar.shared(…) }`.
+---
+---```lua
+---shared = { settings = lunar.shared("settings", { default = { theme = "light" }, storage = "file" }) },
+---```
+---@param key string Letters, digits, `_`, `-` and `.`.
+---@param options lunar.SharedOptions
+---@return lunar.Shared
+function lunar.shared(key, options) end
+
+---A body entry: runs `child` on `state[key]`, always there. Its actions arrive as
+---`{ type = key, action = {…} }`.
+---@param key string The state field of the child.
+---@param child lunar.Feature
+---@return lunar.BodyEntry
+function lunar.scope(key, child) end
+
+---A body entry: runs `child` on each element of the array `state[key]`. Elements are tables with
+---an `id` (a string or number, unique in the array) and are addressed by it:
+---`{ type = key, id = 3, action = {…} }`. Removing an element cancels its effects.
+---@param key string The state field holding the array.
+---@param child lunar.Feature
+---@return lunar.BodyEntry
+function lunar.forEach(key, child) end
+
+---A body entry: runs `child` on `state[key]` while it is not `nil`. Present it by setting the
+---state; close it by setting `nil`, or from the child with `fx.dismiss()`.
+---@param key string The state field of the presented child.
+---@param child lunar.Feature
+---@return lunar.BodyEntry
+function lunar.ifLet(key, child) end
+
+---A body entry: a navigation stack. `state[key]` is an array of entries
+---`{ id = 0, screen = "detail", state = {…} }`, each run by the destination its `screen` names.
+---
+---```lua
+---lunar.stack("path", { detail = Detail, settings = Settings })
+---```
+---@param key string The state field holding the stack.
+---@param destinations table<string, lunar.Feature> The destinations, by screen name.
+---@return lunar.BodyEntry
+function lunar.stack(key, destinations) end
+
+---Pushes an entry on a stack of the state and returns its id (integers from 0, never reused);
+---without `state`, the destination's `initial` state is used.
+---
+---```lua
+---lunar.push(state.path, "detail", Detail:initialWith { title = action.title })
+---```
+---@param stack table A stack of the state, such as `state.path`.
+---@param screen string The destination's name.
+---@param state? table The entry's state.
+---@return integer id
+function lunar.push(stack, screen, state) end
+
+---A body entry: the feature's own reducer, which sees every action, the children's (wrapped)
+---included, after the children listed before it.
+---@param fn fun(state: table, action: lunar.Action, deps: lunar.Deps): lunar.Effect?
+---@return lunar.BodyEntry
+function lunar.reduce(fn) end
+
+return lunar

@@ -1,0 +1,62 @@
+---@meta lunar.test
+-- Definitions of `lunar.test` for editors (lua-language-server): what a `*_test.lua` file sees
+-- after `local test = require "lunar.test"`. See lunar.d.lua.
+
+---Options of `test.store`.
+---@class lunar.TestStoreOptions
+---@field initial? table Start from this state instead of the feature's `initial`.
+---@field deps? table Mocks: plain Lua functions, by the dependency's path (`{ words = { search = fn } }`).
+---@field exhaustive? boolean `false` asserts only what you choose to.
+
+---A store running a feature under a test clock, exhaustive by default: every state change and
+---every received action must be asserted, and no effect may be left running at the end.
+---@class lunar.TestStore
+local TestStore = {}
+
+---Sends `action`. `expect(state)` receives a copy of the state before the action and changes it
+---into what you expect after; without it, the state must not change.
+---@param action lunar.Action
+---@param expect? fun(state: table): table?
+function TestStore:send(action, expect) end
+
+---Waits (up to one second of real time) for the next action an effect sent, checks that it
+---matches (an action type, a whole action, or a predicate) and asserts the state change like `send`.
+---@param matcher string|lunar.Action|fun(action: lunar.Action): boolean
+---@param expect? fun(state: table): table?
+function TestStore:receive(matcher, expect) end
+
+---Moves the test clock forward, running what was waiting on it: `deps.clock.sleep`,
+---`fx.debounce`, `fx.throttle`.
+---@param seconds number
+function TestStore:advance(seconds) end
+
+---Waits for the store's effects to end; fails if one is still running.
+function TestStore:finish() end
+
+---Accepts the actions received so far without asserting on them.
+function TestStore:skipReceived() end
+
+---Cancels the effects still running, so the test can end without waiting for them.
+function TestStore:skipInFlight() end
+
+---A copy of the current state, for checks of your own.
+---@return table
+function TestStore:state() end
+
+---Declares a test: `test("name", function() … end)`. Each runs on its own, with fresh stores and a
+---fresh test clock; an error raised in it fails the test with its `file:line`.
+---@class lunar.test
+---@overload fun(name: string, fn: fun())
+local test = {}
+
+---A store running `feature` under a test clock, exhaustive by default.
+---
+---```lua
+---local store = test.store(Counter, { deps = { numberFact = { fetch = function(n) return n .. "!" end } } })
+---```
+---@param feature lunar.Feature
+---@param options? lunar.TestStoreOptions
+---@return lunar.TestStore
+function test.store(feature, options) end
+
+return test

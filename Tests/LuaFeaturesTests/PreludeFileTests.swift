@@ -1,0 +1,86 @@
+import Composable
+import ComposableTesting
+import Foundation
+import LuaBridge
+@testable import LuaFeatures
+import Testing
+
+/// The host's own Lua is real files (`Sources/LuaFeatures/Lua/`): errors in them name the real
+/// file and line, and the definitions for editors declare exactly the API they export.
+@MainActor
+struct PreludeFileTests {
+  static let luaFolder = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appending(path: "Sources/LuaFeatures/Lua")
+
+  /// The text of `name` (`lunar/compose.lua`), read from the file itself.
+  func source(_ name: String) throws -> String {
+    try String(contentsOf: Self.luaFolder.appending(path: name), encoding: .utf8)
+  }
+
+  @Test func anErrorInThePreludeNamesItsRealFileAndLine() async throws {
+    let harness = try FeatureHarness()
+    let app = try harness.host.load(
+      FeatureLocation(resolving: CompositionTests.folder.appendingPathComponent("app.lua").path))
+    let store = TestStore(initialState: app.initialState) { app.reducer() }
+
+    await store.send(CompositionTests.wrapped("todos", id: 42, ["type": "toggle"]))
+
+    let error = try #require(harness.takeErrors().first)
+    #expect(error.message.contains("no element with id 42"), "\(error)")
+    let traceback = try #require(error.traceback)
+    let raised = try #require(line(of: "error(depth > 1 and", in: try source("lunar/compose.lua")))
+    let routed = try #require(line(of: "\"no element with id \"", in: try source("lunar/compose_routing.lua")))
+    #expect(traceback.contains("lunar/compose.lua:\(raised):"), "\(traceback)")
+    #expect(traceback.contains("lunar/compose_routing.lua:\(routed):"), "\(traceback)")
+  }
+
+  @Test func theHostsLuaIsEmbeddedUnderItsRealNames() throws {
+    for file in EmbeddedLua.all {
+      #expect(try source(file.name) == file.source, "\(file.name)")
+    }
+  }
+
+  @Test func everyLunarFunctionIsDeclaredForEditors() throws {
+    let host = try LuaFeatureHost()
+    let definitions = Definitions(files: LuaEditorDefinitions.files.map { ($0.name, $0.text) })
+    #expect(definitions.strays.isEmpty, "functions of no declared class: \(definitions.strays)")
+
+    for (name, table) in host.prelude.api {
+      let (functions, values) = try exports(of: table, in: host.vm)
+      let declared = try #require(definitions.classes[name], "no ---@class \(name)")
+      #expect(declared.functions == functions, "\(name): declared \(declared.functions.sorted()), exported \(functions.sorted())")
+      #expect(Set(declared.fields.keys) == values, "\(name): declared fields \(declared.fields.keys.sorted()), exported \(values.sorted())")
+    }
+
+    let deps = try #require(definitions.classes["lunar.Deps"])
+    var declaredDeps = deps.functions
+    for (field, type) in deps.fields {
+      for function in definitions.classes[type]?.functions ?? [] { declaredDeps.insert("\(field).\(function)") }
+    }
+    #expect(declaredDeps == Set(LuaDependencies.builtIn.names))
+
+    let withFunctions = Set(definitions.classes.filter { !$0.value.functions.isEmpty }.keys)
+    let described = Set(host.prelude.api.keys).union(["lunar.Deps"]).union(deps.fields.values)
+    #expect(withFunctions.isSubset(of: described), "functions declared on \(withFunctions.subtracting(described).sorted())")
+  }
+
+  /// The string keys of `table` (metamethods aside): those holding functions, and the others.
+  func exports(of table: LuaTable, in vm: LuaVM) throws -> (functions: Set<String>, values: Set<String>) {
+    let list = try vm.load(
+      """
+      local functions, values = {}, {}
+      for key, value in pairs(...) do
+        if type(key) == "string" and key:sub(1, 2) ~= "__" then
+          local into = type(value) == "function" and functions or values
+          into[#into + 1] = key
+        end
+      end
+      return table.concat(functions, " "), table.concat(values, " ")
+      """, chunkName: "exports.lua")
+    let names = try vm.call(list, table).map { value in
+      Set((value.stringValue ?? "").split(separator: " ").map(String.init))
+    }
+    return (names[0], names[1])
+  }
+}

@@ -18,8 +18,8 @@ files["examples"] = {
   not_globals = { "io", "os", "debug", "package", "coroutine", "dofile", "loadfile", "warn" },
 }
 
--- The host's own Lua (loaded with the VM's real globals) may use all of Lua 5.4.
-files["Sources"] = {}
+-- The host's own Lua (Sources/*/Lua/lunar/, loaded with the VM's real globals) may use all of
+-- Lua 5.4: the settings above.
 
 -- Definitions for editors (lua-language-server `---@meta` files): their tables and functions are
 -- declared, never used or implemented, and an annotation's description must stay on its line.

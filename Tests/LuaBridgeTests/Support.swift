@@ -1,3 +1,4 @@
+import Foundation
 import LuaBridge
 
 /// A small seeded generator (SplitMix64), so property tests replay exactly.
@@ -30,4 +31,9 @@ func identical(_ a: LuaValue, _ b: LuaValue) -> Bool {
 /// depends on the machine's load (the tests of the time limit set their own).
 func makeVM(instructions: Int? = 10_000_000, memory: Int? = 64 << 20, time: Duration? = nil) throws -> LuaVM {
   try LuaVM(limits: .init(instructionsPerCall: instructions, memoryBytes: memory, timePerCall: time))
+}
+
+/// Whether this process runs under ThreadSanitizer (its runtime is linked in).
+enum ThreadSanitizer {
+  static let isActive: Bool = dlsym(nil, "__tsan_init") != nil
 }

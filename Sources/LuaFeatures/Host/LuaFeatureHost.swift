@@ -123,7 +123,7 @@ final class Prelude {
       return .value("\(location.file):\(location.line)")
     }
     // NB: the files of Lua/lunar/, in order; each hands the next what it needs as arguments.
-    let base = try vm.call(vm.load(EmbeddedLua.lunarInit), whereDefined, returning: LuaTable.self)
+    let base = try vm.call(vm.load(EmbeddedLua.lunarInit), whereDefined, try LunarJSON.codec(in: vm), returning: LuaTable.self)
     let host = try vm.call(
       vm.load(EmbeddedLua.lunarHost), base, LuaValue.array([]), try vm.journalLibrary(), returning: LuaTable.self)
     try vm.call(vm.load(EmbeddedLua.lunarEffects), base, host)
@@ -154,6 +154,7 @@ final class Prelude {
     self.api = [
       "lunar": lunar,
       "lunar.fx": try base.get("lunarTable", as: LuaTable.self).get("fx", as: LuaTable.self),
+      "lunar.json": try base.get("lunarTable", as: LuaTable.self).get("json", as: LuaTable.self),
       "lunar.test": try tests.get("test", as: LuaTable.self),
       "lunar.Feature": try baseMethods.get("lunar.Feature", as: LuaTable.self),
       "lunar.Effect": try baseMethods.get("lunar.Effect", as: LuaTable.self),

@@ -1,13 +1,16 @@
 -- The `lunar` module scripts `require`: `lunar.feature` and the effect descriptions of `lunar.fx`.
 -- Returns the module and the helpers the host's other Lua files share (lunar/host.lua,
 -- lunar/compose.lua, lunar/test.lua…); those are never reachable from a feature's sandbox.
-local whereDefined = ...       -- function(fn) -> "file.lua:12", handed in by the host (no `debug` here)
+-- whereDefined: function(fn) -> "file.lua:12", handed in by the host (no `debug` here);
+-- codec: { encode = fn, decode = fn }, the host's JSON codec, which becomes lunar.json.
+local whereDefined, codec = ...
 
 local type, setmetatable, getmetatable, rawget, select, error, tostring, pairs, next =
   type, setmetatable, getmetatable, rawget, select, error, tostring, pairs, next
 
 local lunar = {}
 local fx = {}
+local json = { encode = codec.encode, decode = codec.decode }
 
 -- Effects are named by where their function is defined ("counter.lua:12"): reducers often
 -- `return fx.run(…)`, a tail call that leaves no frame to ask for a current line.
@@ -354,10 +357,12 @@ local function newModule()
   local view = {}
   for k, v in pairs(lunar) do view[k] = v end
   view.fx = readonly(fx, "lunar.fx")
+  view.json = readonly(json, "lunar.json")
   return readonly(view, "lunar")
 end
 
 lunar.fx = readonly(fx, "lunar.fx")
+lunar.json = readonly(json, "lunar.json")
 
 return {
   lunar = readonly(lunar, "lunar"),

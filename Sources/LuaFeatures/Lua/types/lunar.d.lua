@@ -49,6 +49,7 @@ function Feature:initialWith(fields) end
 ---The `lunar` module: features, their composition, shared state and effects.
 ---@class lunar
 ---@field fx lunar.fx Effect descriptions: what a reducer returns for Swift to run.
+---@field json lunar.json The host's JSON codec: `lunar.json.encode(value)`, `lunar.json.decode(text)`.
 local lunar = {}
 
 ---Declares a feature. The table is checked when the script loads, so a mistake is a load error
@@ -129,5 +130,30 @@ function lunar.push(stack, screen, state) end
 ---@param fn fun(state: table, action: lunar.Action, deps: lunar.Deps): lunar.Effect?
 ---@return lunar.BodyEntry
 function lunar.reduce(fn) end
+
+---The host's JSON codec, the one that writes events, recordings and persisted files.
+---@class lunar.json
+local json = {}
+
+---A value as JSON text: keys in byte order, integers as integers, `nil` as `null`. Strings that
+---are not UTF-8, NaN, infinities and too deep nesting are errors naming the value's path.
+---
+---```lua
+---local body = lunar.json.encode { query = state.query, page = 1 }
+---```
+---@param value any Data: strings, numbers, booleans, tables of those.
+---@param options? { pretty?: boolean } `pretty = true` indents by two spaces.
+---@return string text
+function json.encode(value, options) end
+
+---The value JSON text holds. `null` leaves a hole in an array and removes a key of an object.
+---Text that is not JSON, a key twice and too deep nesting are errors with the byte offset.
+---
+---```lua
+---local breeds = lunar.json.decode(response.body).message
+---```
+---@param text string
+---@return any value
+function json.decode(text) end
 
 return lunar

@@ -58,7 +58,12 @@ struct PreludeFileTests {
     for (field, type) in deps.fields {
       for function in definitions.classes[type]?.functions ?? [] { declaredDeps.insert("\(field).\(function)") }
     }
-    #expect(declaredDeps == Set(LuaDependencies.builtIn.names))
+    var offered = LuaDependencies.builtIn
+    let folder = FileManager.default.temporaryDirectory
+    offered.offer(.http(.live))
+    offered.offer(.files(in: folder))
+    offered.offer(.storage(file: folder.appendingPathComponent("unused.json"), fileStorage: .inMemory()))
+    #expect(declaredDeps == Set(offered.names))
 
     let withFunctions = Set(definitions.classes.filter { !$0.value.functions.isEmpty }.keys)
     let described = Set(host.prelude.api.keys).union(["lunar.Deps"]).union(deps.fields.values)

@@ -45,7 +45,7 @@ import Testing
     ),
     Problem(
       script: "unknown_dependency.lua",
-      message: "deps.nope.call is not provided by this host (it has: clock.sleep, dogs.breeds, dogs.randomImage, files.exists, files.list, files.read, http.get, http.request, now, numberFact.fetch, storage.load, storage.save, uuid, words.search)",
+      message: "deps.nope.call is not provided by this host (it has: clock.sleep, dogs.breeds, dogs.randomImage, files.exists, files.list, files.read, http.get, http.request, now, numberFact.fetch, storage.delete, storage.get, storage.keys, storage.set, uuid, words.search)",
       line: 9
     ),
   ]

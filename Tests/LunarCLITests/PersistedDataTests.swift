@@ -188,8 +188,8 @@ struct PersistedDataTests {
 
     #expect(output.status == 1, "\(output)")
     #expect(output.events.named("error").first?.string("message")?.contains(
-      "cannot save to \(file.path): value.ratio: NaN (not a number) is not a JSON number") == true, "\(output)")
-    #expect(try String(contentsOf: file, encoding: .utf8) == "{\n  \"ratio\": 2,\n  \"title\": \"untitled\"\n}\n")
+      #"cannot save "draft" to \#(file.path): storage.draft.ratio: NaN (not a number) is not a JSON number"#) == true, "\(output)")
+    #expect(try String(contentsOf: file, encoding: .utf8) == "{\n  \"draft\": {\n    \"ratio\": 2,\n    \"title\": \"untitled\"\n  }\n}\n")
   }
 
   @Test func aStorageDocumentThatIsNotJSONIsRenamedAsideAndReported() async throws {
@@ -203,7 +203,7 @@ struct PersistedDataTests {
     let aside = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasPrefix("storage.json.corrupt-") })
     #expect(try String(contentsOf: folder.appendingPathComponent(aside), encoding: .utf8) == "garbage")
     #expect(output.events.named("warning").first?.string("message")?.hasSuffix(
-      "it was renamed to \(folder.appendingPathComponent(aside).path), and an empty document is used.") == true, "\(output)")
+      "it was renamed to \(folder.appendingPathComponent(aside).path), and the store starts empty.") == true, "\(output)")
     #expect(output.events.named("state").last?.state?["loaded"] as? Bool == true)
   }
 }

@@ -27,7 +27,7 @@ end
 
 local function backup(rows, deps)
   return fx.run(function(send)
-    deps.storage.save(rows)
+    deps.storage.set("backup", rows)
     send { type = "backedUp" }
   end, {
     catch = function(err, send) send { type = "backupFailed", message = tostring(err) } end,

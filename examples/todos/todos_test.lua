@@ -112,7 +112,8 @@ end)
 local function slowStorage(saved)
   return {
     storage = {
-      save = function(rows)
+      set = function(key, rows)
+        assert(key == "backup", "the backup's key")
         saved[#saved + 1] = #rows
       end,
     },
@@ -134,7 +135,7 @@ end)
 
 test("a failing backup shows its error, and the next one clears it", function()
   local fail = true
-  local store = test.store(Todos, { initial = twoRows(), deps = { storage = { save = function()
+  local store = test.store(Todos, { initial = twoRows(), deps = { storage = { set = function()
     if fail then error("disk full", 0) end
   end } } })
   store:send({ type = "add", title = "tea" }, function(state) state.todos[3] = row(3, "tea") end)

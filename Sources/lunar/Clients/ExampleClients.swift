@@ -38,8 +38,17 @@ enum ExampleClients {
     dependencies.offer(.files(in: root))
     NumberFactClient.register(in: &dependencies, mode: mode, root: root)
     WordsClient.register(in: &dependencies, root: root)
-    StorageClient.register(in: &dependencies, root: root)
+    dependencies.offer(.storage(file: storageFile(for: root)))
     DogsClient.register(in: &dependencies, mode: mode, root: root)
     return dependencies
+  }
+
+  /// The `deps.storage` document of a feature in `root`: `$LUNAR_STORAGE` when set, else
+  /// `<data>/lunar/storage/<folder name>.json`.
+  static func storageFile(for root: URL) -> URL {
+    if let path = ProcessInfo.processInfo.environment["LUNAR_STORAGE"], !path.isEmpty {
+      return URL(fileURLWithPath: path)
+    }
+    return LuaCapability.defaultStorageFile(for: root.standardizedFileURL.lastPathComponent)
   }
 }

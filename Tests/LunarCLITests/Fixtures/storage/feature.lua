@@ -1,4 +1,4 @@
--- Storage: saves and loads one document through `deps.storage`.
+-- Storage: sets and gets one key of `deps.storage`.
 local lunar = require "lunar"
 local fx = lunar.fx
 
@@ -9,9 +9,9 @@ return lunar.feature {
     if action.type == "save" then
       local value = { ratio = action.ratio or 1, title = action.title or "untitled" }
       if action.broken then value.ratio = 0 / 0 end
-      return fx.run(function() deps.storage.save(value) end)
+      return fx.run(function() deps.storage.set("draft", value) end)
     elseif action.type == "load" then
-      return fx.run(function(send) send { type = "loaded", document = deps.storage.load() } end)
+      return fx.run(function(send) send { type = "loaded", document = deps.storage.get("draft") } end)
     elseif action.type == "loaded" then
       state.loaded = true
       state.document = action.document

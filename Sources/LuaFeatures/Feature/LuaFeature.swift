@@ -23,8 +23,13 @@ public final class LuaFeature {
   public let loadedFiles: [URL]
   /// `file:line` of its `reduce` function.
   public let origin: String
+  /// The methods of the Lua clients it uses, its children's included (`clients = { … }`), as dotted
+  /// names: `["factClient.fetch"]`.
+  public let clientNames: [String]
   /// The fields of its state bound to shared keys (`shared = { field = lunar.shared(…) }`).
   let sharedFields: [LuaSharedField]
+  /// Its clients (the prelude's list), placed in each instance's `deps`.
+  let clients: LuaTable?
 
   let host: LuaFeatureHost
   let sandbox: LuaSandbox
@@ -45,6 +50,9 @@ public final class LuaFeature {
     self.migrate = try table.get("migrate", as: LuaFunction?.self)
     self.origin = try table.get("origin", as: String.self)
     self.loadedFiles = sandbox.loadedFiles
+    self.clients = try table.get("usedClients", as: LuaTable?.self)
+    let names = try host.vm.call(host.prelude.clientNames, clients, returning: LuaValue.self)
+    self.clientNames = (names.arrayValue ?? []).compactMap(\.stringValue)
     self.sharedFields = try LuaSharedField.parse(try table.get("sharedFields"), feature: name)
     if !sharedFields.isEmpty { try host.shared.declare(sharedFields, feature: name) }
   }
@@ -77,9 +85,18 @@ public final class LuaFeature {
   /// A reducer running this feature. Each call makes a new instance, with its own resident state
   /// and dependencies: give each store its own.
   ///
-  /// - Parameter dependencyOverrides: Lua functions replacing dependencies by dotted name, for tests.
-  public func reducer(dependencyOverrides: LuaTable? = nil) -> LuaReducer {
-    LuaReducer(instance: LuaFeatureInstance(feature: self, dependencyOverrides: dependencyOverrides))
+  /// - Parameters:
+  ///   - dependencyOverrides: Lua functions replacing dependencies by dotted name, for tests. A
+  ///     name the feature does not have is an error when the first action runs.
+  ///   - testing: Whether this reducer runs in a test: then a Lua client method that is neither
+  ///     overridden nor its client listed in `realClients` fails when called.
+  ///   - realClients: In a test, the clients that run for real (which then reach the host's
+  ///     capabilities).
+  public func reducer(
+    dependencyOverrides: LuaTable? = nil, testing: Bool = false, realClients: [String] = []
+  ) -> LuaReducer {
+    LuaReducer(instance: LuaFeatureInstance(
+      feature: self, dependencyOverrides: dependencyOverrides, testing: testing, realClients: realClients))
   }
 
   /// The feature's own text rendering of `state` (its `view` function), or `nil` without one.

@@ -10,6 +10,10 @@ final class LuaFeatureInstance {
     didSet { hasSharedFields = !feature.sharedFields.isEmpty }
   }
   let dependencyOverrides: LuaTable?
+  /// Whether the instance runs in a test (unmocked client methods fail), and the clients it runs
+  /// for real there.
+  let testing: Bool
+  let realClients: [String]
   private(set) var resident: LuaTable? {
     didSet { residentID = resident?.reference.registryID }
   }
@@ -42,9 +46,11 @@ final class LuaFeatureInstance {
   ///     would otherwise retain and release it.
   unowned(unsafe) let vm: LuaVM
 
-  init(feature: LuaFeature, dependencyOverrides: LuaTable?) {
+  init(feature: LuaFeature, dependencyOverrides: LuaTable?, testing: Bool = false, realClients: [String] = []) {
     self.feature = feature
     self.dependencyOverrides = dependencyOverrides
+    self.testing = testing
+    self.realClients = realClients
     // NB: stored rather than read through `feature` on each action: fewer retains on the hot path.
     self.host = feature.host
     self.vm = feature.host.vm
@@ -208,7 +214,8 @@ final class LuaFeatureInstance {
 
   private func dependencyTable() throws(LuaError) -> LuaTable {
     if let dependencies { return dependencies }
-    let table = try host.makeDependencies(overrides: dependencyOverrides)
+    let table = try host.makeDependencies(
+      overrides: dependencyOverrides, clients: feature.clients, testing: testing, realClients: realClients)
     dependencies = table
     return table
   }

@@ -65,8 +65,12 @@ public final class LuaFeatureHost {
     onError(error)
   }
 
-  /// The `deps` table for a feature instance: `overrides` (Lua functions by dotted name) win.
-  func makeDependencies(overrides: LuaTable? = nil) throws(LuaError) -> LuaTable {
+  /// The `deps` table for a feature instance: the host's functions, the feature's Lua `clients`,
+  /// and `overrides` (Lua functions by dotted name), which win. With `testing`, client methods
+  /// neither mocked nor in `realClients` fail when called.
+  func makeDependencies(
+    overrides: LuaTable? = nil, clients: LuaTable? = nil, testing: Bool = false, realClients: [String] = []
+  ) throws(LuaError) -> LuaTable {
     let syncFunctions = try vm.newTable()
     var asyncNames: [LuaValue] = []
     for name in dependencies.names {
@@ -82,7 +86,9 @@ public final class LuaFeatureHost {
         asyncNames.append(.text(name))
       }
     }
-    return try vm.call(prelude.makeDeps, syncFunctions, LuaValue.array(asyncNames), overrides, returning: LuaTable.self)
+    return try vm.call(
+      prelude.makeDeps, syncFunctions, LuaValue.array(asyncNames), overrides, clients, testing,
+      LuaValue.array(realClients.map { .text($0) }), returning: LuaTable.self)
   }
 }
 
@@ -100,6 +106,7 @@ final class Prelude {
   let effectBody: LuaFunction
   let isFeature: LuaFunction
   let makeDeps: LuaFunction
+  let clientNames: LuaFunction
   let sendTag: String
   let callTag: String
   /// The functions of `lunar.test` the test runner drives.
@@ -130,6 +137,7 @@ final class Prelude {
     let composition = try vm.call(vm.load(EmbeddedLua.lunarCompose), base, host, returning: LuaTable.self)
     try vm.call(vm.load(EmbeddedLua.lunarComposeRouting), base, host, composition)
     try vm.call(vm.load(EmbeddedLua.lunarComposeRemoval), base, host, composition)
+    try vm.call(vm.load(EmbeddedLua.lunarClients), base, host)
     let tests = try vm.call(vm.load(EmbeddedLua.lunarTest), base, whereCalled, returning: LuaTable.self)
 
     self.lunar = try base.get("lunar", as: LuaTable.self)
@@ -146,6 +154,7 @@ final class Prelude {
     self.effectBody = try function("effectBody")
     self.isFeature = try function("isFeature")
     self.makeDeps = try function("makeDeps")
+    self.clientNames = try function("clientNames")
     self.sendTag = try host.get("SEND", as: String.self)
     self.callTag = try host.get("CALL", as: String.self)
     self.testing = try tests.get("testing", as: LuaTable.self)

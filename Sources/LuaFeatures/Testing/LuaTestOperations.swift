@@ -16,7 +16,8 @@ extension LuaTestSession {
       switch operation {
       case "store":
         return .success(.integer(try makeStore(
-          feature: argument(0), initial: argument(1), overrides: argument(2), exhaustive: argument(3).boolValue ?? true
+          feature: argument(0), initial: argument(1), overrides: argument(2), exhaustive: argument(3).boolValue ?? true,
+          realClients: (argument(4).arrayValue ?? []).compactMap(\.stringValue)
         )))
       case "send":
         let box = try store(argument(0))
@@ -65,13 +66,15 @@ extension LuaTestSession {
   }
 
   /// A test store for the feature table behind `feature`.
-  private func makeStore(feature: LuaValue, initial: LuaValue, overrides: LuaValue, exhaustive: Bool) throws -> Int64 {
+  private func makeStore(
+    feature: LuaValue, initial: LuaValue, overrides: LuaValue, exhaustive: Bool, realClients: [String]
+  ) throws -> Int64 {
     guard let featureHandle = feature.integerValue else { throw LuaTestMisuse(message: "test.store needs a feature") }
     let table = try value(featureHandle, as: LuaTable.self)
     let loaded = try LuaFeature(host: host, sandbox: sandbox, table: table, location: nil)
     let mocks = try overrides.integerValue.map { handle throws(LuaError) in try value(handle, as: LuaTable.self) } ?? vm.newTable()
     try requireMocks(in: mocks)
-    let reducer = loaded.reducer(dependencyOverrides: mocks)
+    let reducer = loaded.reducer(dependencyOverrides: mocks, testing: true, realClients: realClients)
     let clock = TestClock()
     let start = loaded.withSharedValues(initial.isNil ? loaded.initialValue : initial, seeding: !initial.isNil)
     let store = TestStore(initialState: LuaState(start)) {
@@ -85,10 +88,12 @@ extension LuaTestSession {
     return add(StoreBox(store: store, clock: clock))
   }
 
-  /// Makes every asynchronous dependency without a mock (the clock aside, which the test controls)
-  /// fail when called: a test must never reach the network or the disk by accident.
+  /// Makes every asynchronous dependency without a mock fail when called: a test must never reach
+  /// the network or the disk by accident. Two are left as they are: the clock, which the test
+  /// controls, and `deps.http`, which answers from the feature's recordings unless the run asked for
+  /// the network (`lunar test --deps live`).
   private func requireMocks(in mocks: LuaTable) throws(LuaError) {
-    for name in host.dependencies.names where name != "clock.sleep" {
+    for name in host.dependencies.names where name != "clock.sleep" && !name.hasPrefix("http.") {
       guard case .async = host.dependencies.functions[name], try mocks.get(name, as: LuaRef?.self) == nil else { continue }
       let unmocked = try vm.function(named: "deps.\(name)") { [collector] arguments in
         // NB: recorded as a failure here too: the feature may catch the error (a `catch` that

@@ -154,15 +154,23 @@ function host.effectBody(entry)
   end
 end
 
+-- The error of an asynchronous dependency called outside an effect; through a client's method,
+-- it names the method the reducer called.
+local function checkInEffect(name, level)
+  local thread, isMain = crunning()
+  if isMain or not effectThreads[thread] then
+    local client = host.callingClient and host.callingClient()
+    local what = client and ("deps." .. client .. " is asynchronous (it calls deps." .. name .. ")")
+      or ("deps." .. name .. " is asynchronous")
+    error(what .. ": call it inside fx.run(function(send) … end), not in the reducer", level + 1)
+  end
+end
+
 --- Wraps an asynchronous dependency function: it yields the call to Swift, which resumes with
 --- (true, result) or (false, message).
 function host.asyncCall(name)
   return function(...)
-    local thread, isMain = crunning()
-    if isMain or not effectThreads[thread] then
-      error("deps." .. name .. " is asynchronous: call it inside fx.run(function(send) … end), " ..
-        "not in the reducer", 2)
-    end
+    checkInEffect(name, 2)
     local results = tpack(cyield(CALL, name, ...))
     if results[1] then
       return tunpack(results, 2, results.n)
@@ -184,7 +192,13 @@ local function missingDependency(prefix, known)
   end
 end
 
-function host.makeDeps(syncFunctions, asyncNames, overrides)
+--- The `deps` of a feature instance: the host's functions, the feature's Lua clients (see
+--- lunar/clients.lua), and mocks by dotted name (`overrides`). A mock of an asynchronous dependency
+--- is still asynchronous: called in the reducer, it fails as the real one would. With `testing` (a
+--- Lua test's store), mocks must name one of the feature's dependencies, and client methods that
+--- are not mocked fail unless their client is in `real` (a list of names); without it (Swift's
+--- overrides), a mock may add a name.
+function host.makeDeps(syncFunctions, asyncNames, overrides, clients, testing, real)
   local deps = {}
   local function place(name, fn)
     local parts = {}
@@ -197,10 +211,47 @@ function host.makeDeps(syncFunctions, asyncNames, overrides)
     end
     rawset(t, parts[#parts], fn)
   end
-  for name, fn in pairs(syncFunctions) do place(name, fn) end
-  for _, name in ipairs(asyncNames) do place(name, host.asyncCall(name)) end
+  local known, async = {}, {}
+  for name, fn in pairs(syncFunctions) do
+    place(name, fn)
+    known[#known + 1] = name
+  end
+  for _, name in ipairs(asyncNames) do
+    place(name, host.asyncCall(name))
+    known[#known + 1], async[name] = name, true
+  end
+  local realSet = {}
+  for _, name in ipairs(real or {}) do realSet[name] = true end
+  for _, entry in ipairs(host.clientEntries(clients, deps, overrides, testing, realSet)) do
+    if rawget(deps, entry.name) ~= nil then
+      error("the client " .. entry.name .. " has the name of one of the host's dependencies (deps." ..
+        entry.name .. "): rename the client", 0)
+    end
+    rawset(deps, entry.name, entry.methods)
+  end
+  for _, name in ipairs(host.clientNames(clients)) do known[#known + 1] = name end
+  for _, name in ipairs(real or {}) do
+    if rawget(deps, name) == nil or async[name] ~= nil or type(rawget(deps, name)) ~= "table" then
+      error("test.store: clients = { \"" .. tostring(name) .. "\" } names no client of this feature", 0)
+    end
+  end
   if overrides ~= nil then
-    for name, fn in pairs(overrides) do place(name, fn) end
+    local isKnown = {}
+    for _, name in ipairs(known) do isKnown[name] = true end
+    for name, fn in pairs(overrides) do
+      if testing and not isKnown[name] then
+        table.sort(known)
+        error("deps." .. name .. " is not a dependency of this feature; it has: " .. table.concat(known, ", "), 0)
+      end
+      if async[name] then
+        local mock = fn
+        fn = function(...)
+          checkInEffect(name, 2)
+          return mock(...)
+        end
+      end
+      place(name, fn)
+    end
   end
   local function guard(t, prefix)
     for key, value in pairs(t) do

@@ -307,6 +307,7 @@ function lunar.feature(definition)
   else
     feature.origin = definedAt(definition.reduce)
   end
+  feature.usedClients = hooks.clients(feature, 2)
   features[feature] = true
   return setmetatable(feature, Feature)
 end

@@ -30,7 +30,7 @@ local Store = {}
 Store.__index = Store
 Store.__name = "lunar.test.store"
 
---- test.store(feature [, { initial = {…}, deps = {…}, exhaustive = true }])
+--- test.store(feature [, { initial = {…}, deps = {…}, exhaustive = true, clients = { "name", … } }])
 function test.store(feature, options)
   if not isFeature(feature) then
     error("test.store expects a feature (what lunar.feature returns), got " .. describe(feature), 2)
@@ -59,8 +59,19 @@ function test.store(feature, options)
   if options.initial ~= nil and type(options.initial) ~= "table" then
     error("test.store: initial must be a state table, got " .. describe(options.initial), 2)
   end
+  local real = options.clients
+  if real ~= nil then
+    if type(real) ~= "table" then
+      error("test.store: clients must be a list of the clients to run for real, like { \"factClient\" }", 2)
+    end
+    for _, name in ipairs(real) do
+      if type(name) ~= "string" then
+        error("test.store: clients lists client names (strings), got " .. describe(name), 2)
+      end
+    end
+  end
   local id = request("store", handle(feature), options.initial, handle(overrides),
-    options.exhaustive ~= false, whereCalled(2))
+    options.exhaustive ~= false, real, whereCalled(2))
   return setmetatable({ id = id, feature = feature }, Store)
 end
 

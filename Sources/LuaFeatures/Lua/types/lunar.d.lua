@@ -19,6 +19,7 @@
 ---@field view? fun(state: table): string The feature's screen, as text, from a plain copy of the state.
 ---@field migrate? fun(state: table) Adapts the state kept across a hot reload to the new script's shape, in place.
 ---@field shared? table<string, lunar.Shared> State fields shared between features and persisted: `{ settings = lunar.shared("settings", {…}) }`.
+---@field clients? lunar.Client[] The Lua clients the feature calls through `deps`: `{ require "fact_client" }`.
 
 ---A feature, as `lunar.feature` returns it: run it with `lunar run`, compose it into a parent's
 ---`body`, test it with `test.store`.
@@ -33,6 +34,10 @@ local Feature = {}
 ---@param fields? table Fields to set on the copy.
 ---@return table state
 function Feature:initialWith(fields) end
+
+---A client made by `lunar.client`: list it in a feature's `clients`.
+---@class lunar.Client
+---@field name string
 
 ---A value declared with `lunar.shared`, placed in a feature's state by its `shared` field.
 ---@class lunar.Shared
@@ -130,6 +135,20 @@ function lunar.push(stack, screen, state) end
 ---@param fn fun(state: table, action: lunar.Action, deps: lunar.Deps): lunar.Effect?
 ---@return lunar.BodyEntry
 function lunar.reduce(fn) end
+
+---A client written in Lua over the host's capabilities. Each method receives `deps` first; a
+---feature lists the clients it uses (`clients = { require "fact_client" }`) and calls them through
+---`deps` (`deps.factClient.fetch(n)`). A method that reaches an asynchronous dependency is itself
+---asynchronous: call it inside `fx.run`. In `lunar.test`, mock it by name like any dependency.
+---
+---```lua
+---return lunar.client "factClient" {
+---  fetch = function(deps, n) return deps.http.get("http://numbersapi.com/" .. n).body end,
+---}
+---```
+---@param name string A name like `factClient`: the key under `deps`.
+---@return fun(methods: table<string, fun(deps: lunar.Deps, ...): any>): lunar.Client
+function lunar.client(name) end
 
 ---The host's JSON codec, the one that writes events, recordings and persisted files.
 ---@class lunar.json

@@ -7,6 +7,7 @@
 ---@field initial? table Start from this state instead of the feature's `initial`.
 ---@field deps? table Mocks: plain Lua functions, by the dependency's path (`{ words = { search = fn } }`).
 ---@field exhaustive? boolean `false` asserts only what you choose to.
+---@field clients? string[] The Lua clients that run for real (`{ "factClient" }`); the methods of the others fail unless mocked.
 
 ---A store running a feature under a test clock, exhaustive by default: every state change and
 ---every received action must be asserted, and no effect may be left running at the end.

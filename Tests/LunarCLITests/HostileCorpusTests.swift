@@ -110,6 +110,12 @@ import Testing
     #expect(output.status == 0, "\(output)")
   }
 
+  @Test func checkKnowsTheMethodsOfTheFeaturesLuaClients() async throws {
+    let output = try await Lunar.run(["check", "Tests/LuaFeaturesTests/Fixtures/clients"])
+
+    #expect(output.status == 0, "\(output)")
+  }
+
   @Test func checkPassesTheCounterExample() async throws {
     let output = try await Lunar.run(["check", "examples/counter"])
 

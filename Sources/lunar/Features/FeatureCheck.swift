@@ -63,7 +63,7 @@ struct FeatureCheck {
     let files = report.feature?.loadedFiles ?? [location.script]
     for file in files {
       guard let source = try? String(contentsOf: file, encoding: .utf8) else { continue }
-      scan(source, file: file.lastPathComponent, dependencies: dependencies, into: &report)
+      scan(source, file: file.lastPathComponent, known: dependencies.names + (report.feature?.clientNames ?? []), into: &report)
     }
     return report
   }
@@ -79,10 +79,11 @@ struct FeatureCheck {
   ]
   static let sandboxNote = "(features have string, table, math, utf8 and safe base functions)"
 
-  /// Looks for `fx.name` calls and `deps.a.b` uses the host cannot satisfy, and for what the
+  /// Looks for `fx.name` calls and `deps.a.b` uses neither the host nor the feature's Lua clients
+  /// can satisfy (`known`), and for what the
   /// sandbox leaves out, line by line.
-  private static func scan(_ source: String, file: String, dependencies: LuaDependencies, into report: inout Report) {
-    let known = Set(dependencies.names)
+  private static func scan(_ source: String, file: String, known names: [String], into report: inout Report) {
+    let known = Set(names)
     let prefixes = Set(known.flatMap { name in
       name.split(separator: ".").indices.map { name.split(separator: ".")[...$0].joined(separator: ".") }
     })

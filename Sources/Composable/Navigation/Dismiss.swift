@@ -77,4 +77,16 @@ extension Effect {
       }
     }
   }
+
+  /// Makes `dismiss()` inside this effect's work call `dismiss`: how a test store lets its root
+  /// feature dismiss itself.
+  package func dismissing(perform dismiss: @escaping @MainActor @Sendable () -> Void) -> Self {
+    transformRuns { operation in
+      { send in
+        await DismissEffect.$current.withValue(dismiss) {
+          await operation(send)
+        }
+      }
+    }
+  }
 }

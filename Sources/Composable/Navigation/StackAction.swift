@@ -14,7 +14,7 @@ public enum StackAction<State, Action: Sendable>: CasePathable {
   case element(id: StackElementID, action: Action)
   /// Pops the element with `id` and every element above it: runs the parent, then pops.
   case popFrom(id: StackElementID)
-  /// Pushes `state` with `id`: runs the parent, then pushes.
+  /// Pushes `state` with `id`, then runs the parent.
   case push(id: StackElementID, state: State)
 
   public struct AllCasePaths {
@@ -57,3 +57,7 @@ public enum StackAction<State, Action: Sendable>: CasePathable {
 extension StackAction: Sendable where State: Sendable {}
 extension StackAction: Equatable where State: Equatable, Action: Equatable {}
 extension StackAction: Hashable where State: Hashable, Action: Hashable {}
+
+/// The ``StackAction`` of a stack of feature `R`: `StackActionOf<Path>` for
+/// `StackAction<Path.State, Path.Action>`.
+public typealias StackActionOf<R: Reducer> = StackAction<R.State, R.Action>

@@ -1,3 +1,4 @@
+import CasePathsCore
 import Dependencies
 import OrderedCollections
 
@@ -20,8 +21,13 @@ import OrderedCollections
 ///
 /// > Important: Ids are given when an element is appended (from the `stackElementID` dependency), not
 /// > derived from the element: two equal states pushed twice are two different screens.
+///
+/// Elements removed by any reducer have their effects cancelled: by the `forEach` when it removes
+/// them, or by the next action reaching the `forEach` when another reducer of the body did.
 public struct StackState<Element> {
   var storage: OrderedDictionary<StackElementID, Element> = [:]
+  /// The ids the `forEach` saw after it last ran: the elements whose effects it may have to cancel.
+  var mounted: OrderedSet<StackElementID> = []
 
   /// An empty stack.
   public init() {}
@@ -34,19 +40,47 @@ public struct StackState<Element> {
   /// The ids of the elements, bottom to top.
   public var ids: OrderedSet<StackElementID> { storage.keys }
 
-  /// The element with `id`, if it is on the stack. Setting `nil` removes it.
+  /// The element with `id`, if it is on the stack. Setting `nil` removes it; setting a missing id
+  /// pushes the element with that id (as tests do to describe a push).
   public subscript(id id: StackElementID) -> Element? {
     get { storage[id] }
-    set { storage[id] = newValue }
+    _modify { yield &storage[id] }
+  }
+
+  /// The element with `id` in one case of a path enum, or `nil` when it is in another case (or is
+  /// not on the stack).
+  ///
+  /// ```swift
+  /// state.path[id: id, case: \.detail]?.title = "Edited"
+  /// ```
+  ///
+  /// > Important: Writing through a case that is not the element's changes nothing and reports an
+  /// > issue ("Can't modify unrelated case").
+  public subscript<Case>(id id: StackElementID, case path: CaseKeyPath<Element, Case>) -> Case?
+  where Element: CasePathable {
+    get { storage[id].flatMap { $0[case: path] } }
+    _modify {
+      let casePath = AnyCasePath(path)
+      let root = storage[id]
+      var value = root.flatMap(casePath.extract)
+      let matched = value != nil
+      yield &value
+      guard matched else { return reportUnrelatedCase(root) }
+      storage[id] = value.map(casePath.embed)
+    }
   }
 
   /// Pushes `element` with a new id.
   public mutating func append(_ element: Element) {
-    @Dependency(\.stackElementID) var nextID
-    storage[nextID()] = element
+    @Dependency(\.stackElementID) var stackElementID
+    var id = stackElementID.next()
+    // NB: Never replace an element: an id pushed from elsewhere may already be on the stack.
+    while storage[id] != nil { id = stackElementID.next() }
+    storage[id] = element
   }
 
-  /// Pushes `element` with a given id. Used by `StackAction.push`; prefer ``append(_:)``.
+  /// Pushes `element` with a given id. Used by `StackAction.push` and by tests; prefer
+  /// ``append(_:)``, which draws the next id.
   public mutating func append(_ element: Element, id: StackElementID) {
     storage[id] = element
   }

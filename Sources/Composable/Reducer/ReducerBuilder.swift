@@ -1,12 +1,24 @@
 /// Builds a reducer from the reducers listed in a ``Reducer/body`` or a ``CombineReducers`` block.
 ///
-/// Reducers listed one after another run in order, top to bottom, on the same action. `if` and
-/// `if`/`else` are supported, so a reducer can be included conditionally.
+/// Reducers listed one after another run in order, top to bottom, on the same action. `if`,
+/// `if`/`else`, `switch` and `for` are supported, so reducers can be included conditionally or one
+/// per element of a list.
 ///
 /// ```swift
 /// var body: some ReducerOf<Self> {
 ///   Scope(state: \.counter, action: \.counter) { Counter() }
 ///   Reduce { state, action in … }
+/// }
+/// ```
+///
+/// ```swift
+/// CombineReducers {
+///   for rule in rules {          // one reducer per rule, run in order
+///     RuleReducer(rule)
+///   }
+///   if isLogging {               // a reducer included only when the flag is set
+///     Logger()
+///   }
 /// }
 /// ```
 @resultBuilder
@@ -45,6 +57,11 @@ public enum ReducerBuilder<State, Action: Sendable> {
   }
 
   @inlinable
+  public static func buildArray<R: Reducer<State, Action>>(_ reducers: [R]) -> _SequenceMany<R> {
+    _SequenceMany(reducers)
+  }
+
+  @inlinable
   public static func buildLimitedAvailability<R: Reducer<State, Action>>(_ wrapped: R) -> R { wrapped }
 
   /// Two reducers run one after the other; their effects are merged.
@@ -62,6 +79,25 @@ public enum ReducerBuilder<State, Action: Sendable> {
     public func reduce(into state: inout State, action: Action) -> Effect<Action> {
       self.r0.reduce(into: &state, action: action)
         .merge(with: self.r1.reduce(into: &state, action: action))
+    }
+  }
+
+  /// Reducers built by a `for` loop, run one after the other; their effects are merged.
+  public struct _SequenceMany<Element: Reducer<State, Action>>: Reducer {
+    @usableFromInline let reducers: [Element]
+
+    @inlinable
+    init(_ reducers: [Element]) {
+      self.reducers = reducers
+    }
+
+    @inlinable
+    public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      var effect = Effect<Action>.none
+      for reducer in reducers {
+        effect = effect.merge(with: reducer.reduce(into: &state, action: action))
+      }
+      return effect
     }
   }
 

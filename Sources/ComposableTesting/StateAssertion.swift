@@ -46,7 +46,7 @@ extension TestStore {
     case .on:
       if SharedChangeTracker.$mode.withValue(.comparing, operation: { expected != actual }) {
         let headline =
-          expected == previous
+          update == nil
           ? "State was not expected to change, but a change occurred: …"
           : "A state change does not match expectation: …"
         fail(stateMismatch(headline, expected: expected, actual: actual), at: location)

@@ -1,4 +1,5 @@
 import ConcurrencyExtras
+import CustomDump
 import Dependencies
 
 /// The identity of an element of a ``StackState``: a generational integer, never reused.
@@ -6,7 +7,7 @@ import Dependencies
 /// Ids come from the `stackElementID` dependency when an element is appended. In tests they start at
 /// `0` for each test, so a test can address elements by literal: `.path(.element(id: 0, action: …))`.
 public struct StackElementID: Hashable, Comparable, Sendable, ExpressibleByIntegerLiteral,
-  CustomStringConvertible, Codable
+  CustomStringConvertible, CustomDumpStringConvertible, Codable
 {
   /// The generation number.
   public let rawValue: Int
@@ -23,6 +24,8 @@ public struct StackElementID: Hashable, Comparable, Sendable, ExpressibleByInteg
   public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
   public var description: String { "#\(rawValue)" }
+
+  public var customDumpDescription: String { description }
 
   public init(from decoder: any Decoder) throws {
     self.rawValue = try Int(from: decoder)

@@ -97,6 +97,12 @@ public struct StackState<Element> {
     storage.removeSubrange((index + 1)...)
   }
 
+  /// Removes and returns the bottom element; the others keep their ids.
+  @discardableResult
+  public mutating func removeFirst() -> Element {
+    storage.removeFirst().value
+  }
+
   /// Removes and returns the top element.
   @discardableResult
   public mutating func removeLast() -> Element {
@@ -147,7 +153,12 @@ extension StackState: Hashable where Element: Hashable {
 extension StackState: Sendable where Element: Sendable {}
 
 extension StackState: CustomReflectable {
+  /// The elements by id, bottom to top: dumped and diffed as `[#0: …, #1: …]`.
   public var customMirror: Mirror {
-    Mirror(self, unlabeledChildren: Array(storage.map { (id: $0.key, element: $0.value) }), displayStyle: .collection)
+    Mirror(
+      self,
+      unlabeledChildren: storage.map { (key: AnyHashable($0.key), value: $0.value as Any) },
+      displayStyle: .dictionary
+    )
   }
 }

@@ -11,15 +11,26 @@ import CasePathsCore
 ///   return .none
 /// ```
 ///
-/// A destination enum whose current case holds such a state is treated the same way.
-public protocol _EphemeralState {}
+/// A destination enum whose current case holds such a state is treated the same way, for the actions
+/// of that case.
+public protocol _EphemeralState {
+  /// The type of the actions its buttons send.
+  static var actionType: Any.Type { get }
+}
 
-/// Whether `state`, or the payload of its enum case, is an ``_EphemeralState``.
-func isEphemeral(_ state: Any) -> Bool {
+/// Whether `action`, just handled by a presented `state`, dismisses it: `state` is an alert or a
+/// dialog (or a destination enum currently holding one) and `action` is one of its actions.
+func dismissesEphemeral(_ state: Any, after action: Any) -> Bool {
   if state is any _EphemeralState { return true }
   let mirror = Mirror(reflecting: state)
-  guard mirror.displayStyle == .enum, let payload = mirror.children.first?.value else { return false }
-  return payload is any _EphemeralState
+  guard
+    mirror.displayStyle == .enum,
+    let ephemeral = mirror.children.first?.value as? any _EphemeralState
+  else { return false }
+  // NB: In a destination enum, only an action of the alert's own case dismisses it; an action for
+  //     another case (an effect that outlived its screen) leaves the alert up.
+  guard let payload = Mirror(reflecting: action).children.first?.value else { return false }
+  return ObjectIdentifier(Swift.type(of: payload)) == ObjectIdentifier(Swift.type(of: ephemeral).actionType)
 }
 
 extension Reducer {

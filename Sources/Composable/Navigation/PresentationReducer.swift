@@ -54,7 +54,9 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
     var effect: Effect<Parent.Action>
     switch toPresentationAction.extract(from: action) {
     case let .presented(childAction):
-      let wasEphemeral = state[keyPath: toPresentationState].wrappedValue.map(isEphemeral) ?? false
+      let wasEphemeral = state[keyPath: toPresentationState].wrappedValue.map {
+        dismissesEphemeral($0, after: childAction)
+      } ?? false
       let childEffect = reduceChild(into: &state, action: action, childAction: childAction)
       effect = childEffect.merge(with: parent.reduce(into: &state, action: action))
       // NB: An alert or a dialog goes away once one of its buttons was tapped, unless the parent

@@ -77,6 +77,9 @@ public struct AlertState<Action>: Identifiable, _EphemeralState {
     self.buttons = buttons
   }
 
+  /// The type of the actions its buttons send (`Action`).
+  public static var actionType: Any.Type { Action.self }
+
   /// The same alert (same ``id``) whose buttons send `transform`'s actions.
   public func map<NewAction>(_ transform: (Action) -> NewAction) -> AlertState<NewAction> {
     AlertState<NewAction>(id: id, title: title, message: message, buttons: buttons.map { $0.map(transform) })

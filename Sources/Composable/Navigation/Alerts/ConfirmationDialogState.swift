@@ -56,6 +56,9 @@ public struct ConfirmationDialogState<Action>: Identifiable, _EphemeralState {
     self.buttons = buttons
   }
 
+  /// The type of the actions its buttons send (`Action`).
+  public static var actionType: Any.Type { Action.self }
+
   /// The same dialog (same ``id``) whose buttons send `transform`'s actions.
   public func map<NewAction>(_ transform: (Action) -> NewAction) -> ConfirmationDialogState<NewAction> {
     ConfirmationDialogState<NewAction>(

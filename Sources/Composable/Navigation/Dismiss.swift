@@ -54,7 +54,9 @@ public struct DismissEffect: Sendable {
 }
 
 extension DismissEffect: DependencyKey {
+  /// Dismisses the child whose effect calls it.
   public static let liveValue = DismissEffect()
+  /// Dismisses the child whose effect calls it, as in the app.
   public static let testValue = DismissEffect()
 }
 

@@ -51,6 +51,7 @@ public enum PresentationAction<Action: Sendable>: Sendable, CasePathable {
     }
   }
 
+  /// The case paths of this enum.
   public static var allCasePaths: AllCasePaths { AllCasePaths() }
 }
 

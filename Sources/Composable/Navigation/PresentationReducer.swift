@@ -48,6 +48,7 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
   let toPresentationAction: AnyCasePath<Parent.Action, PresentationAction<Destination.Action>>
   let origin: EffectOrigin
 
+  /// Runs the composed reducers on `action`, as the operator that built this reducer describes.
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     let lastSeen = state[keyPath: toPresentationState].presentedID
     let scopeBefore = scopeID(state)

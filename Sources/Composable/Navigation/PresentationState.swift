@@ -123,6 +123,7 @@ extension PresentationState: Equatable where State: Equatable {
 }
 
 extension PresentationState: Hashable where State: Hashable {
+  /// Hashes what `==` compares.
   public func hash(into hasher: inout Hasher) {
     wrappedValue.hash(into: &hasher)
   }
@@ -132,17 +133,20 @@ extension PresentationState: Hashable where State: Hashable {
 extension PresentationState: @unchecked Sendable where State: Sendable {}
 
 extension PresentationState: Decodable where State: Decodable {
+  /// Decodes the value as it was encoded.
   public init(from decoder: any Decoder) throws {
     self.init(wrappedValue: try State?(from: decoder))
   }
 }
 
 extension PresentationState: Encodable where State: Encodable {
+  /// Encodes the value alone (the wrapper leaves no trace in the encoding).
   public func encode(to encoder: any Encoder) throws {
     try wrappedValue.encode(to: encoder)
   }
 }
 
 extension PresentationState: CustomReflectable {
+  /// What debugging and test failures show.
   public var customMirror: Mirror { Mirror(reflecting: wrappedValue as Any) }
 }

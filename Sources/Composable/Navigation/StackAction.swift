@@ -17,6 +17,7 @@ public enum StackAction<State, Action: Sendable>: CasePathable {
   /// Pushes `state` with `id`, then runs the parent.
   case push(id: StackElementID, state: State)
 
+  /// The case paths of ``StackAction``: `element`, `[id:]`, `popFrom` and `push`.
   public struct AllCasePaths {
     /// The `element` case as a pair.
     public var element: AnyCasePath<StackAction, (id: StackElementID, action: Action)> {
@@ -51,6 +52,7 @@ public enum StackAction<State, Action: Sendable>: CasePathable {
     }
   }
 
+  /// The case paths of this enum.
   public static var allCasePaths: AllCasePaths { AllCasePaths() }
 }
 

@@ -17,20 +17,26 @@ public struct StackElementID: Hashable, Comparable, Sendable, ExpressibleByInteg
     self.rawValue = rawValue
   }
 
+  /// An id written as a number: `.popFrom(id: 0)`.
   public init(integerLiteral value: Int) {
     self.rawValue = value
   }
 
+  /// Older ids come first.
   public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
+  /// `#3`.
   public var description: String { "#\(rawValue)" }
 
+  /// How test failures show the id: `#3`.
   public var customDumpDescription: String { description }
 
+  /// Decodes the value as it was encoded.
   public init(from decoder: any Decoder) throws {
     self.rawValue = try Int(from: decoder)
   }
 
+  /// Encodes the value alone (the wrapper leaves no trace in the encoding).
   public func encode(to encoder: any Encoder) throws {
     try rawValue.encode(to: encoder)
   }
@@ -91,7 +97,9 @@ public struct StackElementIDGenerator: Sendable {
 }
 
 extension StackElementIDGenerator: DependencyKey {
+  /// The default for this dependency.
   public static var liveValue: Self { .incrementing }
+  /// The default for this dependency.
   public static var testValue: Self { .incrementing }
 }
 

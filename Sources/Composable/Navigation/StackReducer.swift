@@ -44,6 +44,7 @@ public struct _StackReducer<Parent: Reducer, Destination: Reducer>: Reducer {
   let toStackAction: AnyCasePath<Parent.Action, StackAction<Destination.State, Destination.Action>>
   let origin: EffectOrigin
 
+  /// Runs the composed reducers on `action`, as the operator that built this reducer describes.
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     let entryIDs = state[keyPath: toStackState].ids
     let mounted = state[keyPath: toStackState].mounted

@@ -127,24 +127,30 @@ public struct StackState<Element> {
 }
 
 extension StackState: RandomAccessCollection {
+  /// The bottom of the stack.
   public var startIndex: Int { 0 }
+  /// One past the top of the stack.
   public var endIndex: Int { storage.count }
+  /// The element at a position, counted from the bottom.
   public subscript(position: Int) -> Element { storage.values[position] }
 }
 
 extension StackState: ExpressibleByArrayLiteral {
+  /// A stack of the listed elements, bottom first, with fresh ids.
   public init(arrayLiteral elements: Element...) {
     self.init(elements)
   }
 }
 
 extension StackState: Equatable where Element: Equatable {
+  /// Equal when the elements and their ids are.
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.storage == rhs.storage
   }
 }
 
 extension StackState: Hashable where Element: Hashable {
+  /// Hashes what `==` compares.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(storage)
   }

@@ -23,12 +23,15 @@
 /// ```
 @resultBuilder
 public enum ReducerBuilder<State, Action: Sendable> {
+  /// Part of the builder syntax; see ``ReducerBuilder``.
   @inlinable
   public static func buildBlock() -> EmptyReducer<State, Action> { EmptyReducer() }
 
+  /// Part of the builder syntax; see ``ReducerBuilder``.
   @inlinable
   public static func buildPartialBlock<R: Reducer<State, Action>>(first: R) -> R { first }
 
+  /// Part of the builder syntax; see ``ReducerBuilder``.
   @inlinable
   public static func buildPartialBlock<R0: Reducer<State, Action>, R1: Reducer<State, Action>>(
     accumulated: R0, next: R1
@@ -36,12 +39,15 @@ public enum ReducerBuilder<State, Action: Sendable> {
     _Sequence(accumulated, next)
   }
 
+  /// Part of the builder syntax; see ``ReducerBuilder``.
   @inlinable
   public static func buildExpression<R: Reducer<State, Action>>(_ expression: R) -> R { expression }
 
+  /// Part of the builder syntax; see ``ReducerBuilder``.
   @inlinable
   public static func buildOptional<R: Reducer<State, Action>>(_ wrapped: R?) -> R? { wrapped }
 
+  /// Part of the builder syntax; see ``ReducerBuilder``.
   @inlinable
   public static func buildEither<R0: Reducer<State, Action>, R1: Reducer<State, Action>>(
     first reducer: R0
@@ -49,6 +55,7 @@ public enum ReducerBuilder<State, Action: Sendable> {
     .first(reducer)
   }
 
+  /// Part of the builder syntax; see ``ReducerBuilder``.
   @inlinable
   public static func buildEither<R0: Reducer<State, Action>, R1: Reducer<State, Action>>(
     second reducer: R1
@@ -56,11 +63,13 @@ public enum ReducerBuilder<State, Action: Sendable> {
     .second(reducer)
   }
 
+  /// The reducers made by a `for` loop, run in order.
   @inlinable
   public static func buildArray<R: Reducer<State, Action>>(_ reducers: [R]) -> _SequenceMany<R> {
     _SequenceMany(reducers)
   }
 
+  /// Part of the builder syntax; see ``ReducerBuilder``.
   @inlinable
   public static func buildLimitedAvailability<R: Reducer<State, Action>>(_ wrapped: R) -> R { wrapped }
 
@@ -75,6 +84,7 @@ public enum ReducerBuilder<State, Action: Sendable> {
       self.r1 = r1
     }
 
+    /// Runs the composed reducers on `action`, as the operator that built this reducer describes.
     @inlinable
     public func reduce(into state: inout State, action: Action) -> Effect<Action> {
       self.r0.reduce(into: &state, action: action)
@@ -91,6 +101,7 @@ public enum ReducerBuilder<State, Action: Sendable> {
       self.reducers = reducers
     }
 
+    /// Runs the composed reducers on `action`, as the operator that built this reducer describes.
     @inlinable
     public func reduce(into state: inout State, action: Action) -> Effect<Action> {
       var effect = Effect<Action>.none
@@ -106,6 +117,7 @@ public enum ReducerBuilder<State, Action: Sendable> {
     case first(R0)
     case second(R1)
 
+    /// Runs the composed reducers on `action`, as the operator that built this reducer describes.
     @inlinable
     public func reduce(into state: inout State, action: Action) -> Effect<Action> {
       switch self {
@@ -117,8 +129,11 @@ public enum ReducerBuilder<State, Action: Sendable> {
 }
 
 extension Optional: Reducer where Wrapped: Reducer {
+  /// The wrapped reducer's.
   public typealias State = Wrapped.State
+  /// The wrapped reducer's.
   public typealias Action = Wrapped.Action
+  /// The wrapped reducer's.
   public typealias Body = Never
 
   /// Runs the wrapped reducer when there is one; otherwise does nothing.

@@ -87,12 +87,14 @@ public struct AlertState<Action>: Identifiable, _EphemeralState {
 }
 
 extension AlertState: Equatable where Action: Equatable {
+  /// Equal when their contents are; ids are not compared.
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.title == rhs.title && lhs.message == rhs.message && lhs.buttons == rhs.buttons
   }
 }
 
 extension AlertState: Hashable where Action: Hashable {
+  /// Hashes what `==` compares.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(title)
     hasher.combine(message)
@@ -103,6 +105,7 @@ extension AlertState: Hashable where Action: Hashable {
 extension AlertState: Sendable where Action: Sendable {}
 
 extension AlertState: CustomDumpReflectable {
+  /// What a test failure shows: the contents, without ids.
   public var customDumpMirror: Mirror {
     var children: [(label: String?, value: Any)] = [("title", title.string)]
     if !buttons.isEmpty { children.append(("actions", buttons)) }

@@ -87,12 +87,14 @@ extension ButtonStateAction: Hashable where Action: Hashable {}
 extension ButtonStateAction: Sendable where Action: Sendable {}
 
 extension ButtonState: Equatable where Action: Equatable {
+  /// Equal when their contents are; ids are not compared.
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.action == rhs.action && lhs.label == rhs.label && lhs.role == rhs.role
   }
 }
 
 extension ButtonState: Hashable where Action: Hashable {
+  /// Hashes what `==` compares.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(action)
     hasher.combine(label)
@@ -103,6 +105,7 @@ extension ButtonState: Hashable where Action: Hashable {
 extension ButtonState: Sendable where Action: Sendable {}
 
 extension ButtonState: CustomDumpReflectable {
+  /// What a test failure shows: the contents, without ids.
   public var customDumpMirror: Mirror {
     var children: [(label: String?, value: Any)] = []
     if let role { children.append(("role", role)) }
@@ -115,30 +118,37 @@ extension ButtonState: CustomDumpReflectable {
 /// Builds the buttons of an alert or a dialog from a list, with `if`, `if`/`else` and `for`.
 @resultBuilder
 public enum ButtonStateBuilder<Action> {
+  /// Buttons listed one after the other.
   public static func buildBlock(_ components: [ButtonState<Action>]...) -> [ButtonState<Action>] {
     components.flatMap { $0 }
   }
 
+  /// One button.
   public static func buildExpression(_ expression: ButtonState<Action>) -> [ButtonState<Action>] {
     [expression]
   }
 
+  /// Buttons under an `if`.
   public static func buildOptional(_ component: [ButtonState<Action>]?) -> [ButtonState<Action>] {
     component ?? []
   }
 
+  /// Buttons of an `if` branch.
   public static func buildEither(first component: [ButtonState<Action>]) -> [ButtonState<Action>] {
     component
   }
 
+  /// Buttons of an `else` branch.
   public static func buildEither(second component: [ButtonState<Action>]) -> [ButtonState<Action>] {
     component
   }
 
+  /// Buttons made by a `for` loop.
   public static func buildArray(_ components: [[ButtonState<Action>]]) -> [ButtonState<Action>] {
     components.flatMap { $0 }
   }
 
+  /// Buttons under `if #available`.
   public static func buildLimitedAvailability(_ component: [ButtonState<Action>]) -> [ButtonState<Action>] {
     component
   }

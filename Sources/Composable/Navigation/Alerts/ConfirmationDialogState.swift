@@ -79,6 +79,7 @@ public enum ConfirmationDialogStateTitleVisibility: Hashable, Sendable {
 }
 
 extension ConfirmationDialogState: Equatable where Action: Equatable {
+  /// Equal when their contents are; ids are not compared.
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.titleVisibility == rhs.titleVisibility && lhs.title == rhs.title && lhs.message == rhs.message
       && lhs.buttons == rhs.buttons
@@ -86,6 +87,7 @@ extension ConfirmationDialogState: Equatable where Action: Equatable {
 }
 
 extension ConfirmationDialogState: Hashable where Action: Hashable {
+  /// Hashes what `==` compares.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(titleVisibility)
     hasher.combine(title)
@@ -97,6 +99,7 @@ extension ConfirmationDialogState: Hashable where Action: Hashable {
 extension ConfirmationDialogState: Sendable where Action: Sendable {}
 
 extension ConfirmationDialogState: CustomDumpReflectable {
+  /// What a test failure shows: the contents, without ids.
   public var customDumpMirror: Mirror {
     var children: [(label: String?, value: Any)] = []
     if titleVisibility != .automatic { children.append(("titleVisibility", titleVisibility)) }

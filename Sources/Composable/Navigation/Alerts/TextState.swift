@@ -13,9 +13,11 @@ public struct TextState: Hashable, Sendable, ExpressibleByStringLiteral, CustomS
     self.string = string
   }
 
+  /// Text written as a string literal: `let label: TextState = "Cancel"`.
   public init(stringLiteral value: String) {
     self.init(value)
   }
 
+  /// The text itself.
   public var description: String { string }
 }

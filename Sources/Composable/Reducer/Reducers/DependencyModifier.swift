@@ -64,6 +64,7 @@ public struct _DependencyKeyWritingReducer<Base: Reducer>: Reducer {
     }
   }
 
+  /// Runs the composed reducers on `action`, as the operator that built this reducer describes.
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
     // NB: Effects capture the dependencies current when they are created (`Effect.run`), so the
     //     override reaches the work the reducer starts too.

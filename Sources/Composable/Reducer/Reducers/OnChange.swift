@@ -52,6 +52,7 @@ public struct _OnChangeReducer<Base: Reducer, Value, Changed: Reducer<Base.State
   let isDuplicate: (Value, Value) -> Bool
   let reducer: (Value, Value) -> Changed
 
+  /// Runs the composed reducers on `action`, as the operator that built this reducer describes.
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
     let oldValue = toValue(state)
     let effect = base.reduce(into: &state, action: action)

@@ -10,7 +10,9 @@ final class RootCore<R: Reducer>: EffectsInFlightCounting {
   //     `isSending` queues re-entrant sends instead of nesting them.
   @exclusivity(unchecked) @usableFromInline var state: R.State
   @usableFromInline let reducer: R
-  @usableFromInline let dependencies: DependencyValues
+  /// The dependencies the store was made with; `nil` when none was overridden there, so that the
+  /// reducer needs no binding (the defaults are what it reads anyway).
+  @usableFromInline let dependencies: DependencyValues?
   @exclusivity(unchecked) @usableFromInline var isSending = false
   /// Actions sent while reducing, with the tree of effects they belong to (`nil`: the current send's).
   @exclusivity(unchecked) @usableFromInline var buffer: [(action: R.Action, group: EffectGroup?)] = []
@@ -21,7 +23,7 @@ final class RootCore<R: Reducer>: EffectsInFlightCounting {
   }
 
   @usableFromInline
-  init(state: R.State, reducer: R, dependencies: DependencyValues) {
+  init(state: R.State, reducer: R, dependencies: DependencyValues?) {
     self.state = state
     self.reducer = reducer
     self.dependencies = dependencies
@@ -78,8 +80,13 @@ final class RootCore<R: Reducer>: EffectsInFlightCounting {
 
   @inlinable
   func reduceAndStart(_ action: R.Action, group: inout EffectGroup?) {
-    let effect = DependencyValues.$_current.withValue(dependencies) {
-      reducer.reduce(into: &state, action: action)
+    let effect: Effect<R.Action>
+    if let dependencies {
+      effect = DependencyValues.$_current.withValue(dependencies) {
+        reducer.reduce(into: &state, action: action)
+      }
+    } else {
+      effect = reducer.reduce(into: &state, action: action)
     }
     if case .none = effect.operation { return }
     start(effect, cause: action, group: &group)

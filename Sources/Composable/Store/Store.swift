@@ -58,7 +58,10 @@ public final class Store<State, Action: Sendable> {
       @Dependency(\.self) var dependencies
       return (initialState(), reducer(), dependencies)
     }
-    self.init(root: RootCore(state: state, reducer: reducer, dependencies: dependencies))
+    // NB: With nothing overridden where the store is made, its reducer reads the defaults either way;
+    //     binding them on each action would only cost time.
+    let bound = prepareDependencies != nil || dependencies.mayHaveOverrides
+    self.init(root: RootCore(state: state, reducer: reducer, dependencies: bound ? dependencies : nil))
   }
 
   // NB: Inlinable so that the closures below are specialized for the concrete reducer in the module

@@ -10,9 +10,12 @@ final class RootCore<R: Reducer>: EffectsInFlightCounting {
   //     `isSending` queues re-entrant sends instead of nesting them.
   @exclusivity(unchecked) @usableFromInline var state: R.State
   @usableFromInline let reducer: R
-  /// The dependencies the store was made with; `nil` when none was overridden there, so that the
-  /// reducer needs no binding (the defaults are what it reads anyway).
-  @usableFromInline let dependencies: DependencyValues?
+  /// The dependencies the store was made with: in effect for its reducer and its effects.
+  @usableFromInline let dependencies: DependencyValues
+  /// Whether each action binds ``dependencies``. Not when none was overridden where the store was
+  /// made: a send from the app reads the defaults anyway, and binding costs a task-local push per
+  /// action. Actions sent by effects are bound either way (see ``send(_:from:)``).
+  @usableFromInline let bindsEveryAction: Bool
   @exclusivity(unchecked) @usableFromInline var isSending = false
   /// Actions sent while reducing, with the tree of effects they belong to (`nil`: the current send's).
   @exclusivity(unchecked) @usableFromInline var buffer: [(action: R.Action, group: EffectGroup?)] = []
@@ -23,10 +26,11 @@ final class RootCore<R: Reducer>: EffectsInFlightCounting {
   }
 
   @usableFromInline
-  init(state: R.State, reducer: R, dependencies: DependencyValues?) {
+  init(state: R.State, reducer: R, dependencies: DependencyValues, bindsEveryAction: Bool) {
     self.state = state
     self.reducer = reducer
     self.dependencies = dependencies
+    self.bindsEveryAction = bindsEveryAction
   }
 
   isolated deinit {
@@ -55,6 +59,11 @@ final class RootCore<R: Reducer>: EffectsInFlightCounting {
       return
     }
     var group: EffectGroup? = group
+    guard bindsEveryAction else {
+      // NB: The effect's task carries the dependencies its effect was given (overrides made for it
+      //     with `withDependencies`); the reducer must see the store's own.
+      return DependencyValues.$_current.withValue(dependencies) { process(action, group: &group) }
+    }
     process(action, group: &group)
   }
 
@@ -81,7 +90,7 @@ final class RootCore<R: Reducer>: EffectsInFlightCounting {
   @inlinable
   func reduceAndStart(_ action: R.Action, group: inout EffectGroup?) {
     let effect: Effect<R.Action>
-    if let dependencies {
+    if bindsEveryAction {
       effect = DependencyValues.$_current.withValue(dependencies) {
         reducer.reduce(into: &state, action: action)
       }

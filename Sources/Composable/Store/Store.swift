@@ -61,7 +61,7 @@ public final class Store<State, Action: Sendable> {
     // NB: With nothing overridden where the store is made, its reducer reads the defaults either way;
     //     binding them on each action would only cost time.
     let bound = prepareDependencies != nil || dependencies.mayHaveOverrides
-    self.init(root: RootCore(state: state, reducer: reducer, dependencies: bound ? dependencies : nil))
+    self.init(root: RootCore(state: state, reducer: reducer, dependencies: dependencies, bindsEveryAction: bound))
   }
 
   // NB: Inlinable so that the closures below are specialized for the concrete reducer in the module

@@ -4,6 +4,9 @@ import ConcurrencyExtras
 extension TestStore {
   /// Waits for every running effect to finish, and fails if one is still running after `timeout`.
   ///
+  /// Effects passed over with ``skipInFlightEffects(strict:fileID:filePath:line:column:)`` are not
+  /// waited for. Received actions not yet asserted are reported, and stay to be received.
+  ///
   /// ```swift
   /// await store.send(.onAppear)
   /// await store.receive(\.loaded) { … }

@@ -234,7 +234,8 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     return TestStoreTask(group: group, timeout: timeout)
   }
 
-  /// Asserts on the current state without sending an action: for changes made outside the reducer.
+  /// Asserts on ``state`` without sending an action: for changes made outside the reducer (shared
+  /// state changed by an effect), or, in a non-exhaustive test, after skipping received actions.
   ///
   /// ```swift
   /// store.assert { $0.count = 1 }

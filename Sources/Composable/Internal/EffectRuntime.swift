@@ -50,8 +50,16 @@ package final class EffectRuntime<Action: Sendable> {
     let sink = self.sink
     let deliver: Deliver = { sink($0, group) }
     var tasks: [Task<Void, Never>] = []
+    let firstID = nextID
     start(effect, path: [], keys: [], deliver: deliver, cause: cause, into: &tasks)
-    group.add(tasks)
+    guard !tasks.isEmpty else { return }
+    // NB: The tasks this call started are the ones numbered from `firstID` on that are still in
+    //     the books; those started directly (not by a concatenation later) are in `tasks`.
+    for id in firstID..<nextID {
+      guard let entry = running[id], tasks.contains(where: { $0 == entry.task }) else { continue }
+      running[id]?.group = group
+      group.add(entry.task, id: id)
+    }
   }
 
   /// Cancels every running effect, as when a store goes away.
@@ -220,6 +228,7 @@ package final class EffectRuntime<Action: Sendable> {
   private func finished(_ id: Int) {
     guard let entry = running.removeValue(forKey: id) else { return }
     book.unregister(id, keys: entry.keys)
+    entry.group?.remove(id)
   }
 
   private func cancel(_ key: CancelKey) {
@@ -289,6 +298,8 @@ private struct Running {
   let keys: [CancelKey]
   /// Whether tests still wait for it (see ``EffectRuntime/untrackAll()``).
   var isTracked = true
+  /// The tree (the `send`) it belongs to, when it was started directly for it.
+  var group: EffectGroup?
 }
 
 @MainActor

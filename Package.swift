@@ -2,16 +2,24 @@
 import PackageDescription
 
 // Library targets use no Swift macros: macro products pull in swift-syntax, which would add minutes
-// to every clean build (see DESIGN.md, "Build").
+// to every clean build (see DESIGN.md, "Build"). The `Macros` trait (off by default) lets
+// `ComposableMacros` re-export `@CasePathable` and `@DependencyClient` for those who want them.
 let package = Package(
   name: "Lunar",
   platforms: [.macOS(.v14)],
   products: [
     .library(name: "Composable", targets: ["Composable"]),
+    .library(name: "ComposableMacros", targets: ["ComposableMacros"]),
     .library(name: "ComposableTesting", targets: ["ComposableTesting"]),
     .library(name: "LuaBridge", targets: ["LuaBridge"]),
     .library(name: "LuaFeatures", targets: ["LuaFeatures"]),
     .executable(name: "lunar", targets: ["lunar"]),
+  ],
+  traits: [
+    .trait(
+      name: "Macros",
+      description: "ComposableMacros re-exports @CasePathable and @DependencyClient (builds swift-syntax)."
+    )
   ],
   dependencies: [
     .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1", traits: ["Foundation", "Clocks"]),
@@ -70,6 +78,15 @@ let package = Package(
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "OrderedCollections", package: "swift-collections"),
+      ]
+    ),
+    .target(
+      name: "ComposableMacros",
+      dependencies: [
+        "Composable",
+        .product(name: "Dependencies", package: "swift-dependencies"),
+        .product(name: "CasePaths", package: "swift-case-paths", condition: .when(traits: ["Macros"])),
+        .product(name: "DependenciesMacros", package: "swift-dependencies", condition: .when(traits: ["Macros"])),
       ]
     ),
     .target(

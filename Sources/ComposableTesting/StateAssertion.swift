@@ -1,5 +1,6 @@
 import Composable
 import CustomDump
+import Dependencies
 import IssueReporting
 
 extension TestStore {
@@ -7,21 +8,37 @@ extension TestStore {
   ///
   /// With `requireChange`, a closure that changes nothing fails too (it asserts a change that did
   /// not happen); ``assert(_:fileID:filePath:line:column:)`` checks the state as it is, so it does not.
+  ///
+  /// The closure runs with the store's dependencies, `stackElementID` replaced by `stackElementID`
+  /// (a copy of the generator as it was before the action), and with ``state`` reading `previous`.
   func check(
     previous: State,
     actual: State,
     update: ((inout State) throws -> Void)?,
     requireChange: Bool = true,
+    stackElementID: StackElementIDGenerator,
     at location: EffectOrigin
   ) {
     // NB: Shared values are references: the assertion closure edits their snapshots (the expected
     //     values), and `==` compares a snapshot on its left with the current value on its right.
     defer { sharedTracker.acceptAll() }
+    assertionBase = previous
+    defer { assertionBase = nil }
+    var dependencies = self.dependencies
+    // NB: Each run of the closure draws from its own copy, so `stackElementID` stays as it was.
+    dependencies.stackElementID = stackElementID.incrementingCopy()
+    let update = update.map { update in
+      { (state: inout State) throws in
+        try Dependencies.withDependencies({ $0 = dependencies }) {
+          try SharedChangeTracker.$mode.withValue(.asserting) { try update(&state) }
+        }
+      }
+    }
     var expected = previous
     do {
-      try SharedChangeTracker.$mode.withValue(.asserting) { try update?(&expected) }
+      try update?(&expected)
     } catch {
-      fail("Threw error while updating expected state: \(error)", at: location)
+      fail("Threw error: \(error)", at: location)
       return
     }
 
@@ -29,7 +46,7 @@ extension TestStore {
     case .on:
       if SharedChangeTracker.$mode.withValue(.comparing, operation: { expected != actual }) {
         let headline =
-          expected == previous
+          update == nil
           ? "State was not expected to change, but a change occurred: …"
           : "A state change does not match expectation: …"
         fail(stateMismatch(headline, expected: expected, actual: actual), at: location)
@@ -50,8 +67,9 @@ extension TestStore {
       //     the fields it mentions are checked.
       sharedTracker.acceptAll()
       var expectedFromActual = actual
+      dependencies.stackElementID = stackElementID.incrementingCopy()
       do {
-        try SharedChangeTracker.$mode.withValue(.asserting) { try update?(&expectedFromActual) }
+        try update?(&expectedFromActual)
       } catch {}
       if SharedChangeTracker.$mode.withValue(.comparing, operation: { expectedFromActual != actual }) {
         fail(
@@ -115,6 +133,20 @@ extension TestStore {
 
   func describe(_ actions: [Action]) -> String {
     actions.map { String(customDumping: $0) }.joined(separator: "\n").indent(by: 2)
+  }
+
+  /// Reports actions a non-exhaustive store accepted without assertion, when it shows them.
+  func reportSkipped(_ actions: [Action], at location: EffectOrigin) {
+    guard !actions.isEmpty, exhaustivity == .off(showSkippedAssertions: true) else { return }
+    skipped(
+      """
+      \(actions.count) received action\(actions.count == 1 ? " was" : "s were") skipped \
+      (non-exhaustive test store):
+
+      \(describe(actions))
+      """,
+      at: location
+    )
   }
 }
 

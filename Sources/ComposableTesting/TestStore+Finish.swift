@@ -4,6 +4,9 @@ import ConcurrencyExtras
 extension TestStore {
   /// Waits for every running effect to finish, and fails if one is still running after `timeout`.
   ///
+  /// Effects passed over with ``skipInFlightEffects(strict:fileID:filePath:line:column:)`` are not
+  /// waited for. Received actions not yet asserted are reported, and stay to be received.
+  ///
   /// ```swift
   /// await store.send(.onAppear)
   /// await store.receive(\.loaded) { … }
@@ -34,7 +37,8 @@ extension TestStore {
     checkNothingLeft(at: location, ending: false)
   }
 
-  /// Accepts every action received so far without asserting on them.
+  /// Accepts every action received so far without asserting on them: ``state`` moves on to the
+  /// state after the last of them.
   ///
   /// - Parameter strict: Fail when there is nothing to skip.
   public func skipReceivedActions(
@@ -45,16 +49,24 @@ extension TestStore {
     column: UInt = #column
   ) async {
     await Task.megaYield()
+    let location = EffectOrigin(fileID: fileID, filePath: filePath, line: line, column: column)
     if received.isEmpty, strict {
-      fail(
-        "There were no received actions to skip.",
-        at: EffectOrigin(fileID: fileID, filePath: filePath, line: line, column: column)
-      )
+      fail("There were no received actions to skip.", at: location)
     }
+    reportSkipped(received.map(\.action), at: location)
     adoptReceived()
   }
 
-  /// Cancels every running effect, so the end of the test does not fail on them.
+  /// Stops waiting for the effects running now: the end of the test (and ``finish(timeout:fileID:filePath:line:column:)``)
+  /// no longer fails on them.
+  ///
+  /// The effects are not cancelled: they keep running, and the actions they send later are received
+  /// like any other, as in TCA.
+  ///
+  /// ```swift
+  /// await store.send(.onAppear)          // starts a long-lived observation
+  /// await store.skipInFlightEffects()    // this test is not about it
+  /// ```
   ///
   /// - Parameter strict: Fail when no effect is running.
   public func skipInFlightEffects(
@@ -65,14 +77,22 @@ extension TestStore {
     column: UInt = #column
   ) async {
     await Task.megaYield()
-    if runtime.isIdle, strict {
-      fail(
-        "There were no in-flight effects to skip.",
-        at: EffectOrigin(fileID: fileID, filePath: filePath, line: line, column: column)
+    let location = EffectOrigin(fileID: fileID, filePath: filePath, line: line, column: column)
+    if runtime.isIdle {
+      if strict { fail("There were no in-flight effects to skip.", at: location) }
+      return
+    }
+    if exhaustivity == .off(showSkippedAssertions: true) {
+      skipped(
+        """
+        \(runtime.inFlight.count) in-flight effect(s) were skipped:
+
+        \(describeInFlight())
+        """,
+        at: location
       )
     }
-    runtime.cancelAll()
-    _ = await waitUntil(timeout: timeout) { runtime.isIdle }
+    runtime.untrackAll()
   }
 
   /// The end-of-test checks: no unasserted received action, no effect still running.
@@ -80,20 +100,22 @@ extension TestStore {
     // NB: Not in `finish`: a test awaits effects there, then asserts their shared changes.
     if ending { checkSharedChanges(at: location) }
     guard exhaustivity == .on else { return }
-    if !received.isEmpty {
+    let unreported = received.filter { !$0.reported }
+    if !unreported.isEmpty {
       fail(
         """
-        The store received \(received.count) unexpected \
-        action\(received.count == 1 ? "" : "s"): …
+        The store received \(unreported.count) unexpected \
+        action\(unreported.count == 1 ? "" : "s"): …
 
         Unhandled actions:
-        \(describe(received.map(\.action)))
+        \(describe(unreported.map(\.action)))
 
         Assert them with "receive", or skip them with "skipReceivedActions".
         """,
         at: location
       )
-      received.removeAll()
+      // NB: They stay receivable; they are reported once.
+      for index in received.indices { received[index].reported = true }
     }
     if ending, !runtime.isIdle {
       fail(

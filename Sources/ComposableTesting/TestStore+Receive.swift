@@ -50,13 +50,14 @@ extension TestStore {
     column: UInt = #column
   ) async {
     let casePath = AnyCasePath(actionCase)
+    let location = EffectOrigin(fileID: fileID, filePath: filePath, line: line, column: column)
     await receiveAction(
-      describing: "an action matching \(actionCase)",
+      describing: "an action of case \(caseKeyPathDescription(actionCase, at: location))",
       matching: { casePath.extract(from: $0) != nil },
       mismatch: { _ in nil },
       timeout: timeout,
       update: updateStateToExpectedResult,
-      at: EffectOrigin(fileID: fileID, filePath: filePath, line: line, column: column)
+      at: location
     )
   }
 
@@ -79,7 +80,7 @@ extension TestStore {
   ) async {
     let casePath = AnyCasePath(actionCase)
     await receiveAction(
-      describing: "\(actionCase) carrying \(String(customDumping: value))",
+      describing: String(customDumping: casePath.embed(value)),
       matching: { casePath.extract(from: $0) == value },
       mismatch: { received in
         guard let payload = casePath.extract(from: received) else { return nil }
@@ -126,10 +127,14 @@ extension TestStore {
     update: ((inout State) throws -> Void)?,
     at location: EffectOrigin
   ) async {
-    let arrived = await waitUntil(timeout: timeout ?? self.timeout) {
+    func arrived() -> Bool {
       exhaustivity == .on ? !received.isEmpty : received.contains { isMatching($0.action) }
     }
-    guard arrived else {
+    // NB: Wait only while an action can still arrive: with no effect running, none will.
+    if !arrived(), runtime.hasRunningEffects {
+      _ = await waitUntil(timeout: timeout ?? self.timeout) { arrived() || !runtime.hasRunningEffects }
+    }
+    guard arrived() else {
       var message = "Expected to receive \(expectation), but received none."
       if !runtime.isIdle {
         message += """
@@ -140,6 +145,8 @@ extension TestStore {
           """
       } else if !received.isEmpty {
         message += "\n\nReceived instead:\n\(describe(received.map(\.action)))"
+      } else {
+        message += "\n\nNo effect is running, so nothing can be received."
       }
       fail(message, at: location)
       return
@@ -147,49 +154,34 @@ extension TestStore {
 
     if exhaustivity != .on {
       // NB: Non-exhaustive: actions before the match are accepted without assertion.
+      var skipped: [Action] = []
       while let first = received.first, !isMatching(first.action) {
         asserted = first.state
+        skipped.append(first.action)
         received.removeFirst()
       }
+      reportSkipped(skipped, at: location)
     }
-    let (action, stateAfter) = received.removeFirst()
-    if !isMatching(action) {
+    let entry = received.removeFirst()
+    // NB: An action a later send went ahead without was reported already; its state is stale.
+    if entry.superseded {
+      if !isMatching(entry.action) {
+        fail("Received unexpected action: …\n\n" + (mismatch(entry.action) ?? describe([entry.action])), at: location)
+      }
+      await Task.megaYield()
+      return
+    }
+    if !isMatching(entry.action) {
       var message = "Received unexpected action: …\n\n"
-      message += mismatch(action) ?? "  Expected:\n\(expectation.indent(by: 4))\n\n  Received:\n\(String(customDumping: action).indent(by: 4))"
+      message += mismatch(entry.action) ?? "  Expected:\n\(expectation.indent(by: 4))\n\n  Received:\n\(String(customDumping: entry.action).indent(by: 4))"
       fail(message, at: location)
     } else {
-      check(previous: asserted, actual: stateAfter, update: update, at: location)
+      check(
+        previous: asserted, actual: entry.state, update: update, stackElementID: entry.stackElementID,
+        at: location
+      )
     }
-    asserted = stateAfter
+    asserted = entry.state
     await Task.megaYield()
   }
-
-  /// Waits, in real time, until `condition` holds or `timeout` passes.
-  ///
-  /// Only time in which the waiting task got to run counts against `timeout`. While a test store is
-  /// alive every task shares the main serial executor, so a long synchronous test running in
-  /// parallel can hold it for seconds; counting that stall would fail a wait whose effect never had
-  /// a turn. A stall shows up as one long gap between two checks, and each gap counts for at most
-  /// ``stallAllowance``.
-  func waitUntil(timeout: Duration, _ condition: () -> Bool) async -> Bool {
-    if condition() { return true }
-    await Task.megaYield()
-    let clock = ContinuousClock()
-    var waited = Duration.zero
-    var last = clock.now
-    while !condition() {
-      let now = clock.now
-      waited += min(now - last, Self.stallAllowance)
-      last = now
-      if waited >= timeout { return false }
-      await Task.megaYield(count: 4)
-      if condition() { return true }
-      try? await Task.sleep(for: .microseconds(200))
-    }
-    return true
-  }
-
-  /// The most one gap between two checks of ``waitUntil(timeout:_:)`` counts: far above a round of
-  /// yields and a 200 µs sleep on a busy machine, far below a stall.
-  static var stallAllowance: Duration { .milliseconds(20) }
 }

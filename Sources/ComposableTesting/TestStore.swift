@@ -56,31 +56,64 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   /// the main thread for a while does not use it up.
   public var timeout: Duration = .seconds(1)
 
-  /// The dependencies the feature runs with. Change them mid-test to alter what later effects see.
+  /// The dependencies the feature runs with. Change them mid-test to alter what later actions and
+  /// effects see. Assertion closures run with them too.
   public var dependencies: DependencyValues
 
-  /// The feature's current state.
-  public var state: State { live }
+  /// The state as of the last ``send(_:assert:fileID:filePath:line:column:)``, `receive` or skip:
+  /// actions received from effects but not yet asserted are not in it.
+  ///
+  /// Inside an assertion closure it is the state before the action being asserted.
+  ///
+  /// ```swift
+  /// await store.send(.increment) {
+  ///   #expect(store.state.count == 0)   // before the action
+  ///   $0.count = 1
+  /// }
+  /// #expect(store.state.count == 1)
+  /// ```
+  public var state: State { assertionBase ?? asserted }
 
+  /// Whether the feature dismissed itself (`@Dependency(\.dismiss)` at the root): its effects were
+  /// cancelled, and sending to the store fails the test.
+  public private(set) var isDismissed = false
+
+  /// The feature's state, including actions received but not yet asserted.
   var live: State
   /// The state as of the last assertion; what the next assertion's closure starts from.
   var asserted: State
-  var received: [(action: Action, state: State)] = []
-  var effectActions: [Action] = []
+  /// Inside an assertion closure: the state before the action being asserted.
+  var assertionBase: State?
+  var received: [Received] = []
+  var effectActions: [(action: Action, group: EffectGroup)] = []
   var isDeliveringEffectActions = false
   let reducer: (inout State, Action) -> Effect<Action>
-  lazy var runtime = EffectRuntime<Action> { [weak self] action in
-    self?.receiveFromEffect(action)
+  lazy var runtime = EffectRuntime<Action> { [weak self] action, group in
+    self?.receiveFromEffect(action, group: group)
   }
   let origin: EffectOrigin
   let serialExecutor = MainSerialExecutorLease()
   /// Snapshots the shared values the feature changes, so tests assert on them like any state.
   let sharedTracker: SharedChangeTracker
 
+  /// An action an effect sent, as the feature reduced it.
+  struct Received {
+    let action: Action
+    /// The state right after the feature reduced it.
+    let state: State
+    /// The stack id generator as it was before: what the assertion closure draws ids from.
+    let stackElementID: StackElementIDGenerator
+    /// Whether the end of the test (or `finish`) already reported it as unasserted.
+    var reported = false
+    /// Whether a later `send` went ahead without it (and failed): its state is out of date, so
+    /// receiving it checks the action only.
+    var superseded = false
+  }
+
   /// Creates a test store.
   ///
   /// - Parameters:
-  ///   - initialState: The state to start from.
+  ///   - initialState: The state to start from; it is built with the store's dependencies.
   ///   - reducer: The feature under test.
   ///   - prepareDependencies: Overrides for the dependencies the feature uses. Any dependency used
   ///     without an override fails the test (swift-dependencies' test values).
@@ -96,7 +129,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     let tracker = SharedChangeTracker()
     // NB: Each test store gets its own shared registry and an in-memory file system, so shared values
     //     never leak between tests nor touch the disk (unless the test overrides them).
-    let (state, reducer, dependencies) = withDependencies({
+    let (state, reducer, dependencies) = Dependencies.withDependencies({
       $0.sharedChangeTracker = tracker
       $0.sharedRegistry = SharedRegistry()
       $0.defaultFileStorage = .inMemory()
@@ -134,7 +167,11 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   ///
   /// - Parameter updateStateToExpectedResult: Mutates the state as it was before the action into what
   ///   you expect after it. Omit it when the action changes nothing.
-  /// - Returns: The effects the action started, to cancel or await them.
+  /// - Returns: The effects the action started (and those of the actions they send), to cancel or
+  ///   await them.
+  ///
+  /// > Important: Actions received from effects must be asserted (or skipped) first: when they are
+  /// > not, the send fails the test, and they stay to be received.
   @discardableResult
   public func send(
     _ action: Action,
@@ -145,6 +182,17 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     column: UInt = #column
   ) async -> TestStoreTask {
     let location = EffectOrigin(fileID: fileID, filePath: filePath, line: line, column: column)
+    guard !isDismissed else {
+      fail(
+        """
+        Can't send action to dismissed test store.
+
+        The feature dismissed itself ("@Dependency(\\.dismiss)"); nothing can be sent to it after.
+        """,
+        at: location
+      )
+      return TestStoreTask(group: nil, timeout: timeout)
+    }
     if !received.isEmpty {
       if exhaustivity == .on {
         fail(
@@ -159,23 +207,35 @@ public final class TestStore<State: Equatable, Action: Sendable> {
           """,
           at: location
         )
+        for index in received.indices {
+          received[index].reported = true
+          received[index].superseded = true
+        }
+      } else {
+        reportSkipped(received.map(\.action), at: location)
+        adoptReceived()
       }
-      adoptReceived()
     }
     checkSharedChanges(at: location)
-    let previous = exhaustivity == .on ? asserted : live
+    // NB: After "Must handle", the unhandled actions' changes are taken as they are, so that the
+    //     failure does not repeat as a state mismatch here; they stay to be received.
+    let previous = exhaustivity == .on && received.isEmpty ? asserted : live
+    let stackElementID = dependencies.stackElementID.incrementingCopy()
     let effect = reduce(action)
     let actual = live
     check(
-      previous: previous, actual: actual, update: updateStateToExpectedResult, at: location
+      previous: previous, actual: actual, update: updateStateToExpectedResult,
+      stackElementID: stackElementID, at: location
     )
     asserted = actual
-    let tasks = start(effect)
+    let group = EffectGroup()
+    start(effect, group: group, cause: action)
     await Task.megaYield()
-    return TestStoreTask(tasks: tasks, store: self)
+    return TestStoreTask(group: group, timeout: timeout)
   }
 
-  /// Asserts on the current state without sending an action: for changes made outside the reducer.
+  /// Asserts on ``state`` without sending an action: for changes made outside the reducer (shared
+  /// state changed by an effect), or, in a non-exhaustive test, after skipping received actions.
   ///
   /// ```swift
   /// store.assert { $0.count = 1 }
@@ -189,34 +249,33 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   ) {
     let location = EffectOrigin(fileID: fileID, filePath: filePath, line: line, column: column)
     check(
-      previous: asserted, actual: live, update: updateStateToExpectedResult, requireChange: false,
-      at: location
+      previous: asserted, actual: asserted, update: updateStateToExpectedResult, requireChange: false,
+      stackElementID: dependencies.stackElementID.incrementingCopy(), at: location
     )
-    asserted = live
   }
 
   func reduce(_ action: Action) -> Effect<Action> {
     DependencyValues.$_current.withValue(dependencies) {
       reducer(&live, action)
     }
+    .dismissing { [weak self] in self?.dismissedByFeature() }
   }
 
   /// Starts the effects of a sent action. Actions they send synchronously are reduced afterwards.
-  private func start(_ effect: Effect<Action>) -> [Task<Void, Never>] {
-    guard !isDeliveringEffectActions else { return runtime.start(effect) }
+  private func start(_ effect: Effect<Action>, group: EffectGroup, cause: Action) {
+    guard !isDeliveringEffectActions else { return runtime.start(effect, group: group, cause: cause) }
     isDeliveringEffectActions = true
     defer { isDeliveringEffectActions = false }
-    let tasks = runtime.start(effect)
+    runtime.start(effect, group: group, cause: cause)
     deliverEffectActions()
-    return tasks
   }
 
   /// An action sent by an effect: reduced at once (as a store would), and recorded for `receive`.
-  private func receiveFromEffect(_ action: Action) {
+  private func receiveFromEffect(_ action: Action, group: EffectGroup) {
     // NB: Actions sent while effects are being started (`.send`, or a `.send` returned for a received
     //     action) are queued, as `Store` queues them, so tests receive them in the order a store
     //     reduces them: breadth first.
-    effectActions.append(action)
+    effectActions.append((action, group))
     guard !isDeliveringEffectActions else { return }
     isDeliveringEffectActions = true
     defer { isDeliveringEffectActions = false }
@@ -226,13 +285,22 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   private func deliverEffectActions() {
     var index = 0
     while index < effectActions.count {
-      let next = effectActions[index]
+      let (next, group) = effectActions[index]
       index += 1
+      let stackElementID = dependencies.stackElementID.incrementingCopy()
       let effect = reduce(next)
-      received.append((next, live))
-      runtime.start(effect)
+      received.append(Received(action: next, state: live, stackElementID: stackElementID))
+      runtime.start(effect, group: group, cause: next)
     }
     effectActions.removeAll()
+  }
+
+  /// The feature called `dismiss()` at its root: the store ends, as a presented feature would.
+  private func dismissedByFeature() {
+    isDismissed = true
+    runtime.cancelAll()
+    // NB: Cancelled effects end on their own time; the end of the test does not wait for them.
+    runtime.untrackAll()
   }
 
   /// Accepts every unasserted received action, as non-exhaustive tests do.

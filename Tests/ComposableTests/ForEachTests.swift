@@ -116,14 +116,14 @@ struct ForEachTests {
     await store.send(.tickers(.element(id: 2, action: .stopTimer)))
   }
 
-  @Test func aParentCancelDoesNotCancelAnElementsEffectWithTheSameID() async {
+  @Test func aParentCancelAlsoCancelsEveryElementsEffectWithTheSameID() async {
     let clock = TestClock()
-    let store = makeStore(ids: [1], clock: clock)
+    let store = makeStore(ids: [1, 2], clock: clock)
     await store.send(.tickers(.element(id: 1, action: .startTimer)))
+    await store.send(.tickers(.element(id: 2, action: .startTimer)))
     await store.send(.cancelTimerTapped)
     await clock.advance(by: .seconds(1))
-    await store.receive(.tickers(.element(id: 1, action: .tick))) { $0.tickers[id: 1]?.count = 1 }
-    await store.send(.tickers(.element(id: 1, action: .stopTimer)))
+    await store.finish()
   }
 
   @Test func anElementRemovedAndAddedBackStartsWithoutTheOldEffects() async {

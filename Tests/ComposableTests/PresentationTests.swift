@@ -133,13 +133,25 @@ struct PresentationTests {
     }
   }
 
-  @Test func dismissOutsideAPresentedFeatureIsReported() async {
+  @Test func dismissAtTheRootOfAStoreIsReported() async {
+    await withTestStoreExecutor {
+      let store = Store(initialState: Editor.State()) { Editor() }
+      await withKnownIssue {
+        await store.send(.closeTapped).finish()
+      } matching: { issue in
+        issue.description.contains("\"dismiss\" was called from a feature that is not presented")
+      }
+    }
+  }
+
+  @Test func dismissAtTheRootOfATestStoreDismissesTheStore() async {
     let store = TestStore(initialState: Editor.State()) { Editor() }
+    await store.send(.closeTapped)
+    #expect(store.isDismissed)
     await withKnownIssue {
-      await store.send(.closeTapped)
-      await store.finish()
+      await store.send(.typed("late"))
     } matching: { issue in
-      issue.description.contains("\"dismiss\" was called from a feature that is not presented")
+      issue.description.contains("Can't send action to dismissed test store.")
     }
   }
 }

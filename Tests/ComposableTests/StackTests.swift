@@ -137,11 +137,24 @@ struct StackTests {
     }
   }
 
-  @Test func pushAddsTheElementAfterTheParentRuns() async {
+  @Test func pushAddsTheElementWithItsID() async {
     let store = TestStore(initialState: Navigator.State()) { Navigator() }
-    await store.send(.path(.push(id: 7, state: Screen.State(title: "deep")))) {
-      $0.path.append(Screen.State(title: "deep"), id: 7)
+    await store.send(.path(.push(id: 0, state: Screen.State(title: "deep")))) {
+      $0.path.append(Screen.State(title: "deep"), id: 0)
     }
+    await store.send(.open("next")) { $0.path.append(Screen.State(title: "next"), id: 1) }
+  }
+
+  @Test func aPushedIDAboveTheNextOneIsReportedInTests() async {
+    let store = TestStore(initialState: Navigator.State()) { Navigator() }
+    await withKnownIssue {
+      await store.send(.path(.push(id: 7, state: Screen.State(title: "deep")))) {
+        $0.path.append(Screen.State(title: "deep"), id: 7)
+      }
+    } matching: { issue in
+      issue.description.contains("received a \"push\" with an unexpected id: #7, where the next id is #0")
+    }
+    await store.send(.open("next")) { $0.path.append(Screen.State(title: "next"), id: 8) }
   }
 
   @Test func anActionForAMissingElementIsReported() async {

@@ -7,16 +7,11 @@ import Testing
 /// How long a test store waits for an effect: real time in which the waiting test got to run.
 @MainActor
 struct TestStoreWaitTests {
-  func makeStore() -> TestStoreOf<Counter> {
-    TestStore(initialState: Counter.State()) { Counter() }
-  }
-
   @Test func aStallOfTheMainThreadDoesNotUseUpTheTimeout() async {
-    let store = makeStore()
     var checks = 0
     // NB: The second check stands for a parallel test holding the main serial executor for three
     //     times the timeout before the effect got its turn; the effect is done by the fourth check.
-    let arrived = await store.waitUntil(timeout: .milliseconds(100)) {
+    let arrived = await waitUntil(timeout: .milliseconds(100)) {
       checks += 1
       if checks == 2 { Thread.sleep(forTimeInterval: 0.3) }
       return checks >= 4
@@ -25,19 +20,17 @@ struct TestStoreWaitTests {
   }
 
   @Test func aConditionThatNeverHoldsGivesUpAfterTheTimeout() async {
-    let store = makeStore()
     let clock = ContinuousClock()
     let start = clock.now
-    let arrived = await store.waitUntil(timeout: .milliseconds(100)) { false }
+    let arrived = await waitUntil(timeout: .milliseconds(100)) { false }
     #expect(!arrived)
     #expect(clock.now - start >= .milliseconds(100))
   }
 
   @Test func manyStallsStillEndTheWait() async {
-    let store = makeStore()
     var checks = 0
     // NB: Each stall counts for a little, so a wait that only ever stalls still ends.
-    let arrived = await store.waitUntil(timeout: .milliseconds(100)) {
+    let arrived = await waitUntil(timeout: .milliseconds(100)) {
       checks += 1
       Thread.sleep(forTimeInterval: 0.03)
       return false

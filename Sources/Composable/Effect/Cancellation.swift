@@ -16,8 +16,13 @@ extension Effect {
   ///   .cancellable(id: CancelID.search, cancelInFlight: true)
   /// ```
   ///
-  /// Ids belong to the feature instance that returned the effect: two rows of a `forEach` using the same
-  /// id never cancel each other, and a parent's `.cancel(id:)` does not reach into its children.
+  /// Ids belong to the feature instance that returned the effect, and reach down its tree of children:
+  /// two rows of a `forEach` using the same id never cancel each other, a child cannot cancel its
+  /// parent's effects, and a parent's `.cancel(id:)` cancels its children's effects with that id too,
+  /// as in TCA.
+  ///
+  /// > Tip: Give each feature its own id type (`enum CancelID { case search }`): a parent then
+  /// > cancels a child's work only when it names the child's id on purpose.
   ///
   /// - Parameters:
   ///   - id: Any hashable value; an enum case per kind of work reads best.
@@ -29,7 +34,8 @@ extension Effect {
     }
   }
 
-  /// An effect that cancels the effects running under `id` in this feature instance.
+  /// An effect that cancels the effects running under `id` in this feature instance and its
+  /// children.
   ///
   /// ```swift
   /// case .stopTapped:

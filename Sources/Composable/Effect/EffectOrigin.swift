@@ -4,13 +4,18 @@
 /// another language (Lunar's Lua features) give a ``label`` such as `"counter.lua:12"`, which then
 /// names the effect in messages.
 public struct EffectOrigin: Sendable, CustomStringConvertible {
+  /// The file, as `#fileID` names it (`Module/File.swift`).
   public let fileID: StaticString
+  /// The file's full path, as `#filePath` names it.
   public let filePath: StaticString
+  /// The line.
   public let line: UInt
+  /// The column.
   public let column: UInt
   /// A name for the place, when it is not Swift source (`"counter.lua:12"`).
   public let label: String?
 
+  /// The place in Swift source at `fileID`, `line` and `column`.
   public init(fileID: StaticString, filePath: StaticString, line: UInt, column: UInt) {
     self.fileID = fileID
     self.filePath = filePath
@@ -34,5 +39,6 @@ public struct EffectOrigin: Sendable, CustomStringConvertible {
     self.label = label
   }
 
+  /// The label, or `File.swift:42`.
   public var description: String { label ?? "\(self.fileID):\(self.line)" }
 }

@@ -12,6 +12,7 @@ public enum IdentifiedAction<ID: Hashable & Sendable, Action: Sendable>: CasePat
   /// `action`, for the element with `id`.
   case element(id: ID, action: Action)
 
+  /// The case paths of ``IdentifiedAction``: `element` and `[id:]`.
   public struct AllCasePaths: Sendable {
     /// The `element` case as a pair.
     public var element: AnyCasePath<IdentifiedAction, (id: ID, action: Action)> {
@@ -36,6 +37,7 @@ public enum IdentifiedAction<ID: Hashable & Sendable, Action: Sendable>: CasePat
     }
   }
 
+  /// The case paths of this enum.
   public static var allCasePaths: AllCasePaths { AllCasePaths() }
 }
 

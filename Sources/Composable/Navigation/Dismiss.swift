@@ -54,7 +54,9 @@ public struct DismissEffect: Sendable {
 }
 
 extension DismissEffect: DependencyKey {
+  /// Dismisses the child whose effect calls it.
   public static let liveValue = DismissEffect()
+  /// Dismisses the child whose effect calls it, as in the app.
   public static let testValue = DismissEffect()
 }
 
@@ -72,6 +74,18 @@ extension Effect {
     transformRuns { operation in
       { send in
         await DismissEffect.$current.withValue({ send(dismissAction) }) {
+          await operation(send)
+        }
+      }
+    }
+  }
+
+  /// Makes `dismiss()` inside this effect's work call `dismiss`: how a test store lets its root
+  /// feature dismiss itself.
+  package func dismissing(perform dismiss: @escaping @MainActor @Sendable () -> Void) -> Self {
+    transformRuns { operation in
+      { send in
+        await DismissEffect.$current.withValue(dismiss) {
           await operation(send)
         }
       }

@@ -18,6 +18,9 @@ public enum PresentationAction<Action: Sendable>: Sendable, CasePathable {
   /// Dismiss the child.
   case dismiss
 
+  /// The case paths of ``PresentationAction``: `presented`, `dismiss`, and the child's own cases
+  /// through `presented`, so that `\.detail.saveTapped` reads as `\.detail.presented.saveTapped`.
+  @dynamicMemberLookup
   public struct AllCasePaths: Sendable {
     /// The `presented` case.
     public var presented: AnyCasePath<PresentationAction, Action> {
@@ -34,8 +37,21 @@ public enum PresentationAction<Action: Sendable>: Sendable, CasePathable {
         return ()
       }
     }
+
+    /// A case of the presented child's actions: `\.detail.saveTapped` for
+    /// `\.detail.presented.saveTapped`.
+    public subscript<ChildValue>(
+      dynamicMember keyPath: CaseKeyPath<Action, ChildValue>
+    ) -> AnyCasePath<PresentationAction, ChildValue> where Action: CasePathable {
+      let child = AnyCasePath(keyPath)
+      return AnyCasePath(embed: { .presented(child.embed($0)) }) {
+        guard case let .presented(action) = $0 else { return nil }
+        return child.extract(from: action)
+      }
+    }
   }
 
+  /// The case paths of this enum.
   public static var allCasePaths: AllCasePaths { AllCasePaths() }
 }
 

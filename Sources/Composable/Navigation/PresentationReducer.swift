@@ -10,9 +10,13 @@ extension Reducer {
   /// ```
   ///
   /// - `.presented(action)` runs the child, then this reducer.
-  /// - `.dismiss` runs this reducer (it can still read the child), then sets the child to `nil`.
+  /// - `.dismiss` runs this reducer (it can still read the child), then sets the child to `nil`,
+  ///   unless this reducer presented another child meanwhile.
   /// - Whenever the child goes away or is replaced (by `nil`, by a state with another `id`), its effects
-  ///   are cancelled.
+  ///   are cancelled — also when another reducer of the body removed it: the next action that
+  ///   reaches this `ifLet` cancels them.
+  /// - A child that is an alert or a dialog (``_EphemeralState``) is dismissed after any of its
+  ///   actions, unless this reducer replaced it.
   /// - Inside the child's effects, `@Dependency(\.dismiss)` sends `.dismiss` for it.
   ///
   /// > Important: A `.presented` action while nothing is presented is reported as an issue.
@@ -44,15 +48,25 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
   let toPresentationAction: AnyCasePath<Parent.Action, PresentationAction<Destination.Action>>
   let origin: EffectOrigin
 
+  /// Runs the composed reducers on `action`, as the operator that built this reducer describes.
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+    let lastSeen = state[keyPath: toPresentationState].presentedID
     let scopeBefore = scopeID(state)
-    let effect: Effect<Parent.Action>
+    var effect: Effect<Parent.Action>
     switch toPresentationAction.extract(from: action) {
     case let .presented(childAction):
+      let wasEphemeral = state[keyPath: toPresentationState].wrappedValue.map {
+        dismissesEphemeral($0, after: childAction)
+      } ?? false
       let childEffect = reduceChild(into: &state, action: action, childAction: childAction)
       effect = childEffect.merge(with: parent.reduce(into: &state, action: action))
+      // NB: An alert or a dialog goes away once one of its buttons was tapped, unless the parent
+      //     replaced it (another alert, another destination).
+      if wasEphemeral, let scopeBefore, scopeID(state) == scopeBefore {
+        state[keyPath: toPresentationState].wrappedValue = nil
+      }
     case .dismiss:
-      if state[keyPath: toPresentationState].wrappedValue == nil {
+      if scopeBefore == nil {
         reportIssue(
           """
           An "ifLet" at \(origin) received a "dismiss" action when nothing was presented:
@@ -65,12 +79,21 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
         )
       }
       effect = parent.reduce(into: &state, action: action)
-      state[keyPath: toPresentationState].wrappedValue = nil
+      // NB: A parent that answered "dismiss" by presenting another child keeps that one.
+      if scopeID(state) == scopeBefore {
+        state[keyPath: toPresentationState].wrappedValue = nil
+      }
     case nil:
       effect = parent.reduce(into: &state, action: action)
     }
-    if let scopeBefore, scopeBefore != scopeID(state) {
-      return effect.merge(with: .cancel(scope: scopeBefore))
+    let scopeAfter = scopeID(state)
+    // NB: Cancel the child this reducer last saw, and the one there when the action came in: either
+    //     may be gone, removed by this action or by another reducer of the body since.
+    for gone in Set([lastSeen, scopeBefore].compactMap { $0 }) where gone != scopeAfter {
+      effect = effect.merge(with: .cancel(scope: gone))
+    }
+    if lastSeen != scopeAfter {
+      state[keyPath: toPresentationState].presentedID = scopeAfter
     }
     return effect
   }

@@ -14,9 +14,10 @@ public enum StackAction<State, Action: Sendable>: CasePathable {
   case element(id: StackElementID, action: Action)
   /// Pops the element with `id` and every element above it: runs the parent, then pops.
   case popFrom(id: StackElementID)
-  /// Pushes `state` with `id`: runs the parent, then pushes.
+  /// Pushes `state` with `id`, then runs the parent.
   case push(id: StackElementID, state: State)
 
+  /// The case paths of ``StackAction``: `element`, `[id:]`, `popFrom` and `push`.
   public struct AllCasePaths {
     /// The `element` case as a pair.
     public var element: AnyCasePath<StackAction, (id: StackElementID, action: Action)> {
@@ -51,9 +52,14 @@ public enum StackAction<State, Action: Sendable>: CasePathable {
     }
   }
 
+  /// The case paths of this enum.
   public static var allCasePaths: AllCasePaths { AllCasePaths() }
 }
 
 extension StackAction: Sendable where State: Sendable {}
 extension StackAction: Equatable where State: Equatable, Action: Equatable {}
 extension StackAction: Hashable where State: Hashable, Action: Hashable {}
+
+/// The ``StackAction`` of a stack of feature `R`: `StackActionOf<Path>` for
+/// `StackAction<Path.State, Path.Action>`.
+public typealias StackActionOf<R: Reducer> = StackAction<R.State, R.Action>

@@ -1,4 +1,5 @@
 import CasePathsCore
+import Dependencies
 import IssueReporting
 
 extension Reducer {
@@ -11,7 +12,8 @@ extension Reducer {
   ///
   /// - `.element(id:action:)` runs the element, then this reducer.
   /// - `.popFrom(id:)` runs this reducer (it can still read the elements), then pops.
-  /// - `.push(id:state:)` runs this reducer, then pushes.
+  /// - `.push(id:state:)` pushes, then runs this reducer; the id generator moves past the pushed id,
+  ///   so a later `append` never makes it again.
   /// - Every element that leaves the stack has its effects cancelled.
   /// - Inside an element's effects, `@Dependency(\.dismiss)` pops that element.
   public func forEach<DestinationState, DestinationAction, Destination: Reducer>(
@@ -42,8 +44,13 @@ public struct _StackReducer<Parent: Reducer, Destination: Reducer>: Reducer {
   let toStackAction: AnyCasePath<Parent.Action, StackAction<Destination.State, Destination.Action>>
   let origin: EffectOrigin
 
+  /// Runs the composed reducers on `action`, as the operator that built this reducer describes.
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
-    let idsBefore = state[keyPath: toStackState].ids
+    let entryIDs = state[keyPath: toStackState].ids
+    let mounted = state[keyPath: toStackState].mounted
+    // NB: The elements this reducer saw last time, and those there now: any of them may have been
+    //     removed by this action, or by another reducer of the body since.
+    let idsBefore = mounted == entryIDs ? entryIDs : mounted.union(entryIDs)
     var effect: Effect<Parent.Action>
     switch toStackAction.extract(from: action) {
     case let .element(id, elementAction):
@@ -56,12 +63,13 @@ public struct _StackReducer<Parent: Reducer, Destination: Reducer>: Reducer {
       effect = parent.reduce(into: &state, action: action)
       state[keyPath: toStackState].pop(from: id)
     case let .push(id, elementState):
-      effect = parent.reduce(into: &state, action: action)
-      if let last = state[keyPath: toStackState].ids.last, id <= last {
-        report("received a \"push\" with an id not above the top of the stack (\(last))", action: action)
+      if state[keyPath: toStackState].ids.contains(id) {
+        report("received a \"push\" for an id already on the stack (\(id))", action: action)
       } else {
+        claim(id, for: action)
         state[keyPath: toStackState].append(elementState, id: id)
       }
+      effect = parent.reduce(into: &state, action: action)
     case nil:
       effect = parent.reduce(into: &state, action: action)
     }
@@ -71,7 +79,25 @@ public struct _StackReducer<Parent: Reducer, Destination: Reducer>: Reducer {
         effect = effect.merge(with: .cancel(scope: scope(id)))
       }
     }
+    if mounted != idsAfter {
+      state[keyPath: toStackState].mounted = idsAfter
+    }
     return effect
+  }
+
+  /// Moves the id generator past a pushed id, so that a later `append` never makes the same id. In
+  /// tests, an id above the next one the generator would make is reported: tests name ids in order.
+  private func claim(_ id: StackElementID, for action: Parent.Action) {
+    @Dependency(\.stackElementID) var stackElementID
+    @Dependency(\.context) var context
+    let next = stackElementID.peek()
+    if context == .test, id > next {
+      report(
+        "received a \"push\" with an unexpected id: \(id), where the next id is \(next)",
+        action: action
+      )
+    }
+    while stackElementID.peek() <= id { _ = stackElementID.next() }
   }
 
   private func scope(_ id: StackElementID) -> ChildScopeID {

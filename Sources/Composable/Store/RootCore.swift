@@ -10,20 +10,27 @@ final class RootCore<R: Reducer>: EffectsInFlightCounting {
   //     `isSending` queues re-entrant sends instead of nesting them.
   @exclusivity(unchecked) @usableFromInline var state: R.State
   @usableFromInline let reducer: R
-  @usableFromInline let dependencies: DependencyValues?
+  /// The dependencies the store was made with: in effect for its reducer and its effects.
+  @usableFromInline let dependencies: DependencyValues
+  /// Whether each action binds ``dependencies``. Not when none was overridden where the store was
+  /// made: a send from the app reads the defaults anyway, and binding costs a task-local push per
+  /// action. Actions sent by effects are bound either way (see ``send(_:from:)``).
+  @usableFromInline let bindsEveryAction: Bool
   @exclusivity(unchecked) @usableFromInline var isSending = false
-  @exclusivity(unchecked) @usableFromInline var buffer: [R.Action] = []
+  /// Actions sent while reducing, with the tree of effects they belong to (`nil`: the current send's).
+  @exclusivity(unchecked) @usableFromInline var buffer: [(action: R.Action, group: EffectGroup?)] = []
   // NB: Holds each observation's flag, not the observation: a released observation must end.
   @usableFromInline var observers: [(isCancelled: LockIsolated<Bool>, onChange: @MainActor () -> Void)] = []
-  @usableFromInline lazy var runtime = EffectRuntime<R.Action> { [weak self] action in
-    _ = self?.send(action)
+  @usableFromInline lazy var runtime = EffectRuntime<R.Action> { [weak self] action, group in
+    self?.send(action, from: group)
   }
 
   @usableFromInline
-  init(state: R.State, reducer: R, dependencies: DependencyValues?) {
+  init(state: R.State, reducer: R, dependencies: DependencyValues, bindsEveryAction: Bool) {
     self.state = state
     self.reducer = reducer
     self.dependencies = dependencies
+    self.bindsEveryAction = bindsEveryAction
   }
 
   isolated deinit {
@@ -36,28 +43,54 @@ final class RootCore<R: Reducer>: EffectsInFlightCounting {
     // NB: Re-entrant sends (a `.send` effect, an observer sending) are queued so that each action is
     //     reduced to completion before the next starts.
     guard !isSending else {
-      buffer.append(action)
-      return StoreTask(tasks: [])
+      buffer.append((action, nil))
+      return StoreTask(group: nil)
     }
+    var group: EffectGroup?
+    process(action, group: &group)
+    return StoreTask(group: group)
+  }
+
+  /// An action sent by an effect of `group`: its effects join the same tree.
+  @usableFromInline
+  func send(_ action: R.Action, from group: EffectGroup) {
+    guard !isSending else {
+      buffer.append((action, group))
+      return
+    }
+    var group: EffectGroup? = group
+    guard bindsEveryAction else {
+      // NB: The effect's task carries the dependencies its effect was given (overrides made for it
+      //     with `withDependencies`); the reducer must see the store's own.
+      return DependencyValues.$_current.withValue(dependencies) { process(action, group: &group) }
+    }
+    process(action, group: &group)
+  }
+
+  @inlinable
+  func process(_ action: R.Action, group: inout EffectGroup?) {
     isSending = true
-    var tasks: [Task<Void, Never>] = []
-    reduceAndStart(action, into: &tasks)
+    reduceAndStart(action, group: &group)
     var index = 0
     while index < buffer.count {
       let next = buffer[index]
       index += 1
-      reduceAndStart(next, into: &tasks)
+      if let nextGroup = next.group {
+        var bound: EffectGroup? = nextGroup
+        reduceAndStart(next.action, group: &bound)
+      } else {
+        reduceAndStart(next.action, group: &group)
+      }
     }
     if index > 0 { buffer.removeAll(keepingCapacity: true) }
     isSending = false
     if !observers.isEmpty { notifyObservers() }
-    return StoreTask(tasks: tasks)
   }
 
   @inlinable
-  func reduceAndStart(_ action: R.Action, into tasks: inout [Task<Void, Never>]) {
+  func reduceAndStart(_ action: R.Action, group: inout EffectGroup?) {
     let effect: Effect<R.Action>
-    if let dependencies {
+    if bindsEveryAction {
       effect = DependencyValues.$_current.withValue(dependencies) {
         reducer.reduce(into: &state, action: action)
       }
@@ -65,12 +98,14 @@ final class RootCore<R: Reducer>: EffectsInFlightCounting {
       effect = reducer.reduce(into: &state, action: action)
     }
     if case .none = effect.operation { return }
-    start(effect, into: &tasks)
+    start(effect, cause: action, group: &group)
   }
 
   @usableFromInline
-  func start(_ effect: Effect<R.Action>, into tasks: inout [Task<Void, Never>]) {
-    tasks.append(contentsOf: runtime.start(effect))
+  func start(_ effect: Effect<R.Action>, cause: R.Action, group: inout EffectGroup?) {
+    let tree = group ?? EffectGroup()
+    group = tree
+    runtime.start(effect, group: tree, cause: cause)
   }
 
   /// Effect tasks running now.

@@ -32,10 +32,9 @@ public final class Store<State, Action: Sendable> {
 
   /// Creates a store running `reducer` from `initialState`.
   ///
-  /// - Parameters:
-  ///   - initialState: The state to start from.
-  ///   - reducer: The feature's reducer.
-  ///   - prepareDependencies: Overrides dependencies for the reducer and for every effect it starts.
+  /// The store keeps the dependencies in effect where it is created (with `prepareDependencies`
+  /// applied): its reducer and every effect it starts see them, whatever is in effect when an action
+  /// is sent later.
   ///
   /// ```swift
   /// let store = Store(initialState: Counter.State()) {
@@ -44,23 +43,25 @@ public final class Store<State, Action: Sendable> {
   ///   $0.numberFact.fetch = { "\($0) is a good number." }
   /// }
   /// ```
+  ///
+  /// - Parameters:
+  ///   - initialState: The state to start from; it is built with the store's dependencies.
+  ///   - reducer: The feature's reducer.
+  ///   - prepareDependencies: Overrides dependencies for the reducer and for every effect it starts.
   @inlinable
   public convenience init<R: Reducer<State, Action>>(
     initialState: @autoclosure () -> State,
     @ReducerBuilder<State, Action> reducer: () -> R,
     withDependencies prepareDependencies: ((inout DependencyValues) -> Void)? = nil
   ) {
-    let core: RootCore<R>
-    if let prepareDependencies {
-      let (state, reducer, dependencies) = withDependencies(prepareDependencies) {
-        @Dependency(\.self) var dependencies
-        return (initialState(), reducer(), dependencies)
-      }
-      core = RootCore(state: state, reducer: reducer, dependencies: dependencies)
-    } else {
-      core = RootCore(state: initialState(), reducer: reducer(), dependencies: nil)
+    let (state, reducer, dependencies) = withDependencies(prepareDependencies ?? { _ in }) {
+      @Dependency(\.self) var dependencies
+      return (initialState(), reducer(), dependencies)
     }
-    self.init(root: core)
+    // NB: With nothing overridden where the store is made, its reducer reads the defaults either way;
+    //     binding them on each action would only cost time.
+    let bound = prepareDependencies != nil || dependencies.mayHaveOverrides
+    self.init(root: RootCore(state: state, reducer: reducer, dependencies: dependencies, bindsEveryAction: bound))
   }
 
   // NB: Inlinable so that the closures below are specialized for the concrete reducer in the module
@@ -104,6 +105,19 @@ public final class Store<State, Action: Sendable> {
   /// > with ``observe(_:)`` rather than polling.
   @inlinable
   public var state: State { _state() }
+
+  /// Calls `body` with the current state and returns what it returns.
+  ///
+  /// ```swift
+  /// let count = store.withState(\.count)
+  /// let summary = store.withState { "\($0.count) (\($0.isLoading ? "loading" : "idle"))" }
+  /// ```
+  ///
+  /// > Tip: Equivalent to reading ``state``; it reads best when a TCA feature is ported as is.
+  @inlinable
+  public func withState<Value>(_ body: (_ state: State) -> Value) -> Value {
+    body(_state())
+  }
 
   /// Reads one value of the current state: `store.count` for `store.state.count`.
   @inlinable

@@ -22,6 +22,8 @@ struct LuaChildPath: Sendable {
   }
 
   private(set) var levels: [Level] = []
+  /// How deep the child is: 1 for a child of the root.
+  var depth: Int { levels.count }
   /// The dismiss action of the nearest presenting parent (`ifLet` or `stack`), wrapped for the root.
   private(set) var dismissal: LuaValue?
 

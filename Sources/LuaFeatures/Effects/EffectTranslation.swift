@@ -2,12 +2,16 @@ import Composable
 import Dependencies
 import LuaBridge
 
-/// A cancellation id from Lua (`"search"`, `3`): kept apart from Swift ids of equal value, and from
-/// the ids of other instances of the feature.
+/// A cancellation id from Lua (`"search"`, `3`): kept apart from Swift ids of equal value, from the
+/// ids of other instances of the feature, and from the ids of its children.
 struct LuaEffectID: Hashable, Sendable {
   /// NB: two instances of a feature can share a store (a Swift parent combining them): their ids
   ///     must not meet.
   let instance: ObjectIdentifier
+  /// NB: the core lets a parent's `.cancel(id:)` reach its children's effects with an equal id, as
+  ///     TCA does. Lua ids are plain strings, and Lua modules compose children they do not know, so a
+  ///     parent's "save" must not stop a child's: the level of composition keeps them apart.
+  let depth: Int
   let value: LuaValue
 }
 
@@ -56,17 +60,17 @@ extension LuaFeatureInstance {
       return field("kind").stringValue == "merge" ? .merge(members) : .concatenate(members)
     case "cancellable":
       let inner = try translate(field("effect"), action: action, in: path)
-      return inner.cancellable(id: LuaEffectID(instance: ObjectIdentifier(self), value: field("id")), cancelInFlight: field("cancelInFlight").boolValue ?? false)
+      return inner.cancellable(id: LuaEffectID(instance: ObjectIdentifier(self), depth: path?.depth ?? 0, value: field("id")), cancelInFlight: field("cancelInFlight").boolValue ?? false)
     case "cancel":
-      return .cancel(id: LuaEffectID(instance: ObjectIdentifier(self), value: field("id")))
+      return .cancel(id: LuaEffectID(instance: ObjectIdentifier(self), depth: path?.depth ?? 0, value: field("id")))
     case "debounce":
       @Dependency(\.continuousClock) var clock
       return Effect.send(path?.wrap(field("action")) ?? field("action"))
-        .debounce(id: LuaEffectID(instance: ObjectIdentifier(self), value: field("id")), for: try seconds(), clock: clock)
+        .debounce(id: LuaEffectID(instance: ObjectIdentifier(self), depth: path?.depth ?? 0, value: field("id")), for: try seconds(), clock: clock)
     case "throttle":
       @Dependency(\.continuousClock) var clock
       return Effect.send(path?.wrap(field("action")) ?? field("action"))
-        .throttle(id: LuaEffectID(instance: ObjectIdentifier(self), value: field("id")), for: try seconds(), clock: clock, latest: field("latest").boolValue ?? false)
+        .throttle(id: LuaEffectID(instance: ObjectIdentifier(self), depth: path?.depth ?? 0, value: field("id")), for: try seconds(), clock: clock, latest: field("latest").boolValue ?? false)
     case "child":
       let key = field("key"), id = field("id"), mode = field("mode").stringValue
       let inner = try translate(

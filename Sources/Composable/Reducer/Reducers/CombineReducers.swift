@@ -18,6 +18,7 @@ public struct CombineReducers<State, Action: Sendable, Reducers: Reducer<State, 
     self.reducers = build()
   }
 
+  /// Runs the composed reducers on `action`, as the operator that built this reducer describes.
   @inlinable
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     self.reducers.reduce(into: &state, action: action)

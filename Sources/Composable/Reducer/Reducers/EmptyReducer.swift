@@ -11,6 +11,7 @@ public struct EmptyReducer<State, Action: Sendable>: Reducer {
   @inlinable
   public init() {}
 
+  /// Runs the composed reducers on `action`, as the operator that built this reducer describes.
   @inlinable
   public func reduce(into state: inout State, action: Action) -> Effect<Action> { .none }
 }

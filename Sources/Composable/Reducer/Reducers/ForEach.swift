@@ -43,6 +43,7 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
   let toElementAction: AnyCasePath<Parent.Action, IdentifiedAction<ID, Element.Action>>
   let origin: EffectOrigin
 
+  /// Runs the composed reducers on `action`, as the operator that built this reducer describes.
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     let elementEffect = reduceElement(into: &state, action: action)
     let idsBefore = state[keyPath: toElements].ids

@@ -44,6 +44,7 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   let toChildAction: AnyCasePath<Parent.Action, Child.Action>
   let origin: EffectOrigin
 
+  /// Runs the composed reducers on `action`, as the operator that built this reducer describes.
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     let scopeBefore = scopeID(state)
     let childEffect = reduceChild(into: &state, action: action)

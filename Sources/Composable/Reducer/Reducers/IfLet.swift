@@ -17,6 +17,9 @@ extension Reducer {
   /// The child runs first, then this reducer. When the child state becomes `nil` (or is replaced by a
   /// state with another `id`), every effect the child started is cancelled.
   ///
+  /// An ``AlertState`` or a ``ConfirmationDialogState`` child is set to `nil` after any of its actions,
+  /// unless this reducer replaced it.
+  ///
   /// > Important: A child action that arrives while the state is `nil` is reported as an issue: it
   /// > means something sent to a screen that is gone.
   public func ifLet<WrappedState, WrappedAction, Wrapped: Reducer>(
@@ -47,10 +50,18 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   let toChildAction: AnyCasePath<Parent.Action, Child.Action>
   let origin: EffectOrigin
 
+  /// Runs the composed reducers on `action`, as the operator that built this reducer describes.
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     let scopeBefore = scopeID(state)
     let childEffect = reduceChild(into: &state, action: action)
     let parentEffect = parent.reduce(into: &state, action: action)
+    // NB: An alert or a dialog goes away once one of its buttons was tapped, unless the parent
+    //     replaced it. Checked on the type, so other children cost nothing.
+    if Child.State.self is any _EphemeralState.Type, let scopeBefore, scopeID(state) == scopeBefore,
+      toChildAction.extract(from: action) != nil
+    {
+      state[keyPath: toChildState] = nil
+    }
     let scopeAfter = scopeID(state)
     var effect = childEffect.merge(with: parentEffect)
     if let scopeBefore, scopeBefore != scopeAfter {

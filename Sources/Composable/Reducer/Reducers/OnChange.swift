@@ -20,21 +20,44 @@ extension Reducer {
     of toValue: @escaping (State) -> Value,
     @ReducerBuilder<State, Action> _ reducer: @escaping (_ oldValue: Value, _ newValue: Value) -> Changed
   ) -> _OnChangeReducer<Self, Value, Changed> {
-    _OnChangeReducer(base: self, toValue: toValue, reducer: reducer)
+    _OnChangeReducer(base: self, toValue: toValue, isDuplicate: ==, reducer: reducer)
+  }
+
+  /// Runs an extra reducer when a value derived from state changes, as `isDuplicate` sees it: for
+  /// values that are not `Equatable`, or to ignore changes that do not matter.
+  ///
+  /// ```swift
+  /// Reduce { state, action in … }
+  ///   .onChange(of: \.query, removeDuplicates: { $0.lowercased() == $1.lowercased() }) { _, query in
+  ///     Reduce { state, _ in
+  ///       return .send(.search(query))
+  ///     }
+  ///   }
+  /// ```
+  ///
+  /// > Important: `isDuplicate` returns `true` when the two values count as the same (no change).
+  public func onChange<Value, Changed: Reducer<State, Action>>(
+    of toValue: @escaping (State) -> Value,
+    removeDuplicates isDuplicate: @escaping (Value, Value) -> Bool,
+    @ReducerBuilder<State, Action> _ reducer: @escaping (_ oldValue: Value, _ newValue: Value) -> Changed
+  ) -> _OnChangeReducer<Self, Value, Changed> {
+    _OnChangeReducer(base: self, toValue: toValue, isDuplicate: isDuplicate, reducer: reducer)
   }
 }
 
-/// The reducer built by ``Reducer/onChange(of:_:)``.
-public struct _OnChangeReducer<Base: Reducer, Value: Equatable, Changed: Reducer<Base.State, Base.Action>>: Reducer {
+/// The reducer built by ``Reducer/onChange(of:_:)`` and ``Reducer/onChange(of:removeDuplicates:_:)``.
+public struct _OnChangeReducer<Base: Reducer, Value, Changed: Reducer<Base.State, Base.Action>>: Reducer {
   let base: Base
   let toValue: (Base.State) -> Value
+  let isDuplicate: (Value, Value) -> Bool
   let reducer: (Value, Value) -> Changed
 
+  /// Runs the composed reducers on `action`, as the operator that built this reducer describes.
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
     let oldValue = toValue(state)
     let effect = base.reduce(into: &state, action: action)
     let newValue = toValue(state)
-    guard oldValue != newValue else { return effect }
+    guard !isDuplicate(oldValue, newValue) else { return effect }
     return effect.merge(with: reducer(oldValue, newValue).reduce(into: &state, action: action))
   }
 }

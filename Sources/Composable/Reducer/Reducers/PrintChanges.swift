@@ -60,6 +60,7 @@ public struct _PrintChangesReducer<Base: Reducer>: Reducer {
   let base: Base
   let printer: _ReducerPrinter<Base.State, Base.Action>
 
+  /// Runs the composed reducers on `action`, as the operator that built this reducer describes.
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
     let oldState = state
     let effect = base.reduce(into: &state, action: action)

@@ -29,6 +29,7 @@ public struct Reduce<State, Action: Sendable>: Reducer {
     self.reduce = { reducer.reduce(into: &$0, action: $1) }
   }
 
+  /// Runs the composed reducers on `action`, as the operator that built this reducer describes.
   @inlinable
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     self.reduce(&state, action)

@@ -18,8 +18,9 @@ import IssueReporting
 /// The state can also be a case of an enum (``init(state:action:child:fileID:filePath:line:column:)-(CaseKeyPath<ParentState,Child.State>,_,_,_,_,_,_)``):
 /// the child runs only while the parent is in that case.
 ///
-/// The child's cancellation ids are its own: the parent's `.cancel(id:)` does not cancel what the
-/// child started under the same id.
+/// The child's cancellation ids reach only its own effects (and its children's): the child cannot
+/// cancel what the parent or a sibling started under the same id. The parent's `.cancel(id:)` does
+/// reach the child's effects with that id, as it does for every child.
 ///
 /// > Important: List `Scope` *before* the parent's `Reduce`, so the parent sees the child's changes; the
 /// > child runs first, as in TCA.
@@ -68,11 +69,12 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
     self.child = child()
   }
 
+  /// Runs the composed reducers on `action`, as the operator that built this reducer describes.
   public func reduce(into state: inout ParentState, action: ParentAction) -> Effect<ParentAction> {
     guard let childAction = toChildAction.extract(from: action) else { return .none }
     let toChildAction = self.toChildAction
-    // NB: Scoped like every other child, so the child's cancellation ids are its own: a parent's
-    //     `.cancel(id:)` does not reach into it.
+    // NB: Scoped like every other child, so that the child's `.cancel(id:)` reaches only its own
+    //     effects.
     switch toChildState {
     case let .keyPath(keyPath):
       return child.reduce(into: &state[keyPath: keyPath], action: childAction)

@@ -118,10 +118,10 @@ function Store:finish() request("finish", self.id, whereCalled(2)) end
 --- store:skipReceived(): accepts the actions received so far without asserting on them.
 function Store:skipReceived() request("skipReceived", self.id, whereCalled(2)) end
 
---- store:skipInFlight(): cancels the effects still running.
+--- store:skipInFlight(): stops waiting for the effects still running (they are not cancelled).
 function Store:skipInFlight() request("skipInFlight", self.id, whereCalled(2)) end
 
---- store:state(): a copy of the current state.
+--- store:state(): a copy of the state as of the last send, receive or skip.
 function Store:state() return request("state", self.id, whereCalled(2)) end
 
 setmetatable(test, {

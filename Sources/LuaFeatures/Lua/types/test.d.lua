@@ -37,10 +37,11 @@ function TestStore:finish() end
 ---Accepts the actions received so far without asserting on them.
 function TestStore:skipReceived() end
 
----Cancels the effects still running, so the test can end without waiting for them.
+---Stops waiting for the effects still running, so the test can end without them; they are not
+---cancelled, and an action one of them sends later is received like any other.
 function TestStore:skipInFlight() end
 
----A copy of the current state, for checks of your own.
+---A copy of the state as of the last send, receive or skip, for checks of your own.
 ---@return table
 function TestStore:state() end
 

@@ -274,10 +274,25 @@ static const char *read_piece(lua_State *L, void *data, size_t *size) {
   return piece;
 }
 
+/* A chunk's reader function (upvalue 1), charged by the size of each piece it returns: the
+   function runs under the hook, but the parser's work on a piece (a single piece can be the whole
+   chunk) does not. */
+static int charged_reader(lua_State *L) {
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_call(L, 0, 1);
+  if (lua_type(L, -1) == LUA_TSTRING) charge(L, (int64_t)lua_rawlen(L, -1) * LOAD_UNITS_PER_BYTE);
+  return 1;
+}
+
 /* load(chunk [, chunkname [, mode [, env]]]): a string chunk is parsed as the base library
-   does (same defaults and results), through read_piece; any other chunk goes to the original
-   (a reader function runs under the hook). */
+   does (same defaults and results), through read_piece; a reader function is wrapped in
+   charged_reader for the original. */
 static int limited_load(lua_State *L) {
+  if (lua_type(L, 1) == LUA_TFUNCTION) {
+    lua_pushvalue(L, 1);
+    lua_pushcclosure(L, charged_reader, 1);
+    lua_replace(L, 1);
+  }
   if (lua_type(L, 1) != LUA_TSTRING) return original(L);
   size_t l;
   const char *s = lua_tolstring(L, 1, &l);

@@ -53,6 +53,11 @@ const char *lunar_match(lunar_matcher *m, const char *s, const char *p);
 /* Charges the steps counted since the last charge. */
 void lunar_matcher_settle(lunar_matcher *m);
 
+/* Counts `n` steps (a few thousand at most). */
+static inline void lunar_matcher_tick(lunar_matcher *m, int n) {
+  if ((m->ticks -= n) <= 0) lunar_matcher_settle(m);
+}
+
 /* Counts work measured in bytes (`per_unit` bytes a unit), charging at once when it is large. */
 void lunar_matcher_count_bytes(lunar_matcher *m, size_t bytes, size_t per_unit);
 

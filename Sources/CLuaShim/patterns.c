@@ -26,10 +26,7 @@ void lunar_matcher_settle(matcher *m) {
   if (spent > 0) lunar_charge(m->L, spent);
 }
 
-/* Counts `n` steps (a few thousand at most). */
-static inline void tick(matcher *m, ptrdiff_t n) {
-  if ((m->ticks -= (int)n) <= 0) lunar_matcher_settle(m);
-}
+static inline void tick(matcher *m, ptrdiff_t n) { lunar_matcher_tick(m, (int)n); }
 
 void lunar_matcher_count_bytes(matcher *m, size_t bytes, size_t per_unit) {
   size_t units = bytes / per_unit;
@@ -88,6 +85,10 @@ static inline int in_class(int c, int cl) {
   return isupper(cl) ? !yes : yes != 0;
 }
 
+/* in_class out of line, for sets: inlined, it costs in_set's common path (characters and ranges)
+   a heavy prologue. */
+__attribute__((noinline)) static int in_class_of_set(int c, int cl) { return in_class(c, cl); }
+
 /* Whether c belongs to the set whose '[' is at `open` and whose closing ']' is at `close`. */
 static int in_set(int c, const char *open, const char *close) {
   const char *q = open + 1;
@@ -99,7 +100,7 @@ static int in_set(int c, const char *open, const char *close) {
   for (; q < close; q++) {
     if (*q == '%') {
       q++;
-      if (in_class(c, UC(*q))) return found;
+      if (in_class_of_set(c, UC(*q))) return found;
     } else if (q[1] == '-' && q + 2 < close) {
       if (UC(q[0]) <= c && c <= UC(q[2])) return found;
       q += 2;
@@ -161,9 +162,12 @@ static const char *longest(matcher *m, const char *s, const char *p, const char 
     int lower = tolower(UC(p[1])), want = !isupper(UC(p[1]));
     for (n = 0; n < most && class_test(UC(s[n]), lower) == want; n++) {}
     lunar_matcher_count_bytes(m, (size_t)n, 1);
+  } else if (*p == '[') {
+    for (n = 0; n < most && in_set(UC(s[n]), p, ep - 1); n++) {}
+    lunar_matcher_count_bytes(m, (size_t)n * (size_t)test_cost(p, ep), 1); /* a step a character tested */
   } else {
     for (n = 0; single(m, s + n, p, ep); n++) {}
-    lunar_matcher_count_bytes(m, (size_t)n * (size_t)test_cost(p, ep), 1); /* a step a character tested */
+    lunar_matcher_count_bytes(m, (size_t)n, 1);
   }
   for (;; n--) {
     const char *end = match_here(m, s + n, ep + 1);

@@ -258,6 +258,7 @@ static int limited_gsub(lua_State *L) {
     const char *end = lunar_match(&m, s, p);
     if (end != NULL && end != last_end) {
       n++;
+      lunar_matcher_tick(&m, 1); /* (an empty pattern matches without a step) */
       luaL_addlstring(&b, copied, (size_t)(s - copied));
       if (r != NULL) {
         expand(&m, &b, r, lr, s, end);

@@ -98,6 +98,7 @@ void *lunar_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
 }
 
 void lunar_pool_release(lunar_host *h) {
+  lunar_watch_unregister(h);
   void *chunk = h->pool_chunks;
   while (chunk != NULL) {
     void *next = *(void **)chunk;

@@ -23,14 +23,38 @@ static inline int lunar_budget_on(lunar_host *h) { return h->instruction_limit >
 void lunar_open_limited_libraries(lua_State *L);
 void lunar_open_limited_base(lua_State *L);
 
-/* Budget bookkeeping around every entry that runs Lua code. */
 /* CLOCK_MONOTONIC in nanoseconds (the coarse clock: cheap, precise to a few milliseconds). */
 int64_t lunar_now(void);
 /* Units of C work (see lunar_charge) between two readings of the clock. */
 #define LUNAR_CLOCK_EVERY 4096
 
-static inline void lunar_budget_enter(lunar_host *h) {
-  if (h->depth++ == 0) {
+/* The watchdog (watchdog.c): a thread that, once a call is past its deadline, makes the hook of
+   its threads fire at their next instruction. The hook reads the clock only every thousand
+   instructions, and one instruction can be slow (`s .. s`, `s == t` on strings of 100 MB). */
+void lunar_watch_register(lunar_host *h);
+void lunar_watch_unregister(lunar_host *h);
+
+static inline void lunar_watch_enter(lunar_host *h, lua_State *L, int depth) {
+  if (depth < 8) __atomic_store_n(&h->watch_states[depth], L, __ATOMIC_RELAXED);
+  if (depth == 0) {
+    if (!h->watch_registered) lunar_watch_register(h);
+    __atomic_store_n(&h->watch_deadline, h->deadline, __ATOMIC_RELEASE);
+  }
+}
+
+/* After the entry at `depth` ended (and with it, at depth 0, the call). */
+static inline void lunar_watch_leave(lunar_host *h, int depth) {
+  if (depth < 8) __atomic_store_n(&h->watch_states[depth], NULL, __ATOMIC_SEQ_CST);
+  if (depth == 0) __atomic_store_n(&h->watch_deadline, 0, __ATOMIC_SEQ_CST);
+  /* NB: the watchdog may be setting a hook of this entry's thread: wait until it is done, so it
+     never touches a thread the next moments may free. */
+  while (__atomic_load_n(&h->watch_poking, __ATOMIC_SEQ_CST)) { }
+}
+
+/* Budget bookkeeping around every entry that runs Lua code on L. */
+static inline void lunar_budget_enter(lunar_host *h, lua_State *L) {
+  int depth = h->depth++;
+  if (depth == 0) {
     h->exhausted = 0;
     h->remaining = h->instruction_limit;
     if (h->time_limit > 0) {
@@ -42,11 +66,14 @@ static inline void lunar_budget_enter(lunar_host *h) {
     h->error_line = 0;
     h->error_source[0] = '\0';
   }
+  if (h->time_limit > 0) lunar_watch_enter(h, L, depth);
 }
 
 static inline int lunar_budget_leave(lunar_host *h, int status) {
   int exhausted = h->exhausted;
-  if (--h->depth == 0) h->exhausted = 0;
+  int depth = --h->depth;
+  if (depth == 0) h->exhausted = 0;
+  if (h->watch_registered) lunar_watch_leave(h, depth);
   if (exhausted && status != LUA_OK && status != LUA_YIELD) return exhausted;
   return status;
 }
@@ -93,7 +120,7 @@ static inline int lunar_open_entry(lunar_host *h, lua_State *L, int slots) {
 
 /* lua_pcall under the message handler at `handler`, with the instruction budget (and its hook). */
 static inline int lunar_budgeted_pcall(lunar_host *h, lua_State *L, int nargs, int nresults, int handler) {
-  lunar_budget_enter(h);
+  lunar_budget_enter(h, L);
   lunar_ensure_hook_of(h, L);
   return lunar_budget_leave(h, lua_pcall(L, nargs, nresults, handler));
 }

@@ -41,7 +41,7 @@ int lunar_resume(lua_State *L, lua_State *co, int nargs, int raise_first, int *c
   }
   lunar_install_hook(co);
   h->host_yielded = 0;
-  lunar_budget_enter(h);
+  lunar_budget_enter(h, co);
   int status = lua_resume(co, L, nargs, count);
   status = lunar_budget_leave(h, status);
   if (status != LUA_OK && status != LUA_YIELD) *count = 1;
@@ -78,7 +78,7 @@ void lunar_locate_thread_error(lua_State *co) {
 
 int lunar_closethread(lua_State *L, lua_State *co) {
   lunar_host *h = lunar_host_of(L);
-  lunar_budget_enter(h);
+  lunar_budget_enter(h, co);
   int status = lua_resetthread(co);
   return lunar_budget_leave(h, status);
 }

@@ -162,6 +162,21 @@ import Testing
     #expect(ContinuousClock.now - started < .seconds(4))
   }
 
+  @Test(arguments: [
+    ("concatenation", "local s = ('x'):rep(2^26) while true do local t = s .. s end"),
+    ("comparison", "local a, b = ('x'):rep(2^27), ('x'):rep(2^27) while a == b do end"),
+  ])
+  func aLoopOfSlowSingleInstructionsIsStoppedByTheWatchdog(_ name: String, _ source: String) throws {
+    let vm = try LuaVM(limits: .init(instructionsPerCall: nil, memoryBytes: 1 << 30, timePerCall: .milliseconds(300)))
+    let loop = try vm.load(source, chunkName: "\(name).lua")
+    let started = ContinuousClock.now
+    let error = try #require(throws: LuaError.self) { try vm.call(loop) }
+    #expect(error.kind == .timeLimit, "\(error)")
+    // NB: not a speed assertion: a thousand such instructions pass between two clock readings of
+    //     the hook (10 seconds and more); only the watchdog stops the loop this early.
+    #expect(ContinuousClock.now - started < .seconds(5))
+  }
+
   @Test func liftingTheTimeLimitLetsLongWorkFinish() throws {
     let vm = try makeVM(seconds: 0.05)
     vm.limits.timePerCall = nil

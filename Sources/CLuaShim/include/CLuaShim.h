@@ -67,6 +67,12 @@ typedef struct lunar_host {
   int64_t time_limit;          /* 0: unlimited */
   int64_t deadline;            /* set when the outermost budgeted entry starts */
   int64_t until_clock;         /* units of C work (lunar_charge) left before the clock is read again */
+  /* the watchdog (watchdog.c): it reads these from its own thread, with atomic builtins */
+  int64_t watch_deadline;      /* the running call's deadline, 0 between calls */
+  int watch_poking;            /* the watchdog is setting the hook of this host's threads */
+  int watch_registered;
+  lua_State *watch_states[8];  /* the threads of the nested entries running now, by depth */
+  void *watch_next;            /* the watchdog's list of hosts */
   /* coroutines */
   int host_yielded;            /* the last yield came from a host function */
   /* where the last runtime error happened (filled by the message handler) */
@@ -98,7 +104,8 @@ typedef struct lunar_host {
 
 /* A new state whose allocator counts against `host`; NULL if it cannot be created. Not protected. */
 lua_State *lunar_newstate(lunar_host *host);
-/* Frees the allocator's pool of small blocks: call after lua_close of the host's state. */
+/* Frees the allocator's pool of small blocks and takes the host off the watchdog's list: call
+   after lua_close of the host's state. */
 void lunar_pool_release(lunar_host *host);
 /* Opens base, string, table, math, utf8, coroutine (and no others), removes dofile and loadfile,
    and creates the registry slots LuaBridge uses. Protected; leaves nothing (or the error). */

@@ -46,7 +46,7 @@ struct FeatureCheck {
 
   static func check(_ location: FeatureLocation) -> Report {
     var report = Report()
-    let dependencies = ExampleClients.dependencies(mode: .offline, root: location.root)
+    let dependencies = HostDependencies.dependencies(mode: .offline, root: location.root)
     do {
       let host = try LuaFeatureHost(dependencies: dependencies)
       // NB: checking a script reads no saved data and takes no claim on the data folder: a host
@@ -188,7 +188,7 @@ struct FeatureCheck {
     return names
   }
 
-  /// Dotted names following `prefix` (`fx.` → `run`, `deps.` → `numberFact.fetch`).
+  /// Dotted names following `prefix` (`fx.` → `run`, `deps.` → `factClient.fetch`).
   private static func matches(of prefix: String, in line: String) -> [String] {
     var names: [String] = []
     var rest = line[...]

@@ -1,27 +1,27 @@
 import Foundation
 
-/// dog.ceo's API on 127.0.0.1, for tests of `--deps live`: `python3 -m http.server` serving a
-/// temporary folder laid out like the API, filled from the example's bundled data.
-///
-/// - `/api/breeds/list/all`: `data/breeds.json` as it is;
-/// - `/api/breed/<breed>/images/random`: `{"message": <the last of data/images/<breed>.json>, "status": "success"}`
-///   (the last, so that a test can tell the server's answer from the offline client's first).
+/// An HTTP server on 127.0.0.1 for tests of `--deps live` and `--deps record`: `python3 -m
+/// http.server` serving a temporary folder holding `files` (path → body), never the internet.
 ///
 /// Foundation on Linux has no HTTP server, and python3 is on every machine that builds Lunar.
-final class LocalDogAPI: @unchecked Sendable {
+final class LocalFileServer: @unchecked Sendable {
   static let python = "/usr/bin/python3"
   static var available: Bool { FileManager.default.isExecutableFile(atPath: python) }
 
-  /// `http://127.0.0.1:<port>`, for `LUNAR_DOGS_API`.
+  /// `http://127.0.0.1:<port>`.
   let url: String
   private let process: Process
   private let folder: URL
   private let lock = NSLock()
   private var log = ""
 
-  init(data: URL) throws {
+  init(files: [String: String]) throws {
     folder = try makeTemporaryFolder()
-    try Self.layOut(data: data, in: folder)
+    for (path, body) in files {
+      let file = folder.appendingPathComponent(path)
+      try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Data(body.utf8).write(to: file)
+    }
 
     process = Process()
     process.executableURL = URL(fileURLWithPath: Self.python)
@@ -43,10 +43,11 @@ final class LocalDogAPI: @unchecked Sendable {
     guard let port = banner.split(separator: " ").drop(while: { $0 != "port" }).dropFirst().first.flatMap({ Int($0) })
     else {
       process.terminate()
+      removeTemporaryFolder(folder)
       throw LunarBinaryError("python3 -m http.server did not start: \(banner)")
     }
     url = "http://127.0.0.1:\(port)"
-    // http.server logs each request on standard error: `… "GET /api/breeds/list/all HTTP/1.1" 200 -`.
+    // http.server logs each request on standard error: `… "GET /quotes/1 HTTP/1.1" 200 -`.
     Thread.detachNewThread { [self] in
       while true {
         let chunk = stderr.fileHandleForReading.availableData
@@ -64,27 +65,20 @@ final class LocalDogAPI: @unchecked Sendable {
     }
   }
 
+  /// Whether `path` was requested, waiting a little for the server's log to arrive.
+  func requested(_ path: String) -> Bool {
+    for _ in 0..<40 {
+      if requests().contains(path) { return true }
+      Thread.sleep(forTimeInterval: 0.05)
+    }
+    return false
+  }
+
   /// Stops the server and removes its folder.
   func stop() {
     // NB: SIGKILL: the server is ours, and a test process may run it with SIGTERM ignored.
     kill(process.processIdentifier, SIGKILL)
     process.waitUntilExit()
     removeTemporaryFolder(folder)
-  }
-
-  private static func layOut(data: URL, in folder: URL) throws {
-    let files = FileManager.default
-    let list = folder.appendingPathComponent("api/breeds/list")
-    try files.createDirectory(at: list, withIntermediateDirectories: true)
-    try files.copyItem(at: data.appendingPathComponent("breeds.json"), to: list.appendingPathComponent("all"))
-    let images = data.appendingPathComponent("images")
-    for file in try files.contentsOfDirectory(atPath: images.path) where file.hasSuffix(".json") {
-      let object = try JSONSerialization.jsonObject(with: Data(contentsOf: images.appendingPathComponent(file)))
-      guard let urls = (object as? [String: Any])?["message"] as? [String], let last = urls.last else { continue }
-      let breed = folder.appendingPathComponent("api/breed/\(file.dropLast(5))/images")
-      try files.createDirectory(at: breed, withIntermediateDirectories: true)
-      let answer = try JSONSerialization.data(withJSONObject: ["message": last, "status": "success"])
-      try answer.write(to: breed.appendingPathComponent("random"))
-    }
   }
 }

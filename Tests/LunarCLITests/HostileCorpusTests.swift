@@ -123,6 +123,22 @@ import Testing
     #expect(output.lines == ["✔ examples/counter/feature.lua  Counter"])
   }
 
+  @Test func checkOfAFeatureThatDoesNotLoadReportsTheLoadErrorAloneNotItsClientsUses() async throws {
+    let folder = try makeTemporaryFolder()
+    defer { removeTemporaryFolder(folder) }
+    let counter = folder.appendingPathComponent("counter")
+    try FileManager.default.copyItem(at: Lunar.packageRoot.appendingPathComponent("examples/counter"), to: counter)
+    let script = counter.appendingPathComponent("feature.lua")
+    let source = try String(contentsOf: script, encoding: .utf8)
+    let range = try #require(source.range(of: "state.count = state.count + 1"))
+    try source.replacingCharacters(in: range, with: "state.count = state.count +").write(to: script, atomically: true, encoding: .utf8)
+
+    let output = try await Lunar.run(["check", counter.path])
+
+    #expect(output.status == 1, "\(output)")
+    #expect(output.lines.dropFirst() == ["    feature.lua:17: unexpected symbol near '='"], "\(output)")
+  }
+
   /// Scripts that load, and fail only when an action runs.
   struct RuntimeFailure: Sendable, CustomStringConvertible {
     var script: String

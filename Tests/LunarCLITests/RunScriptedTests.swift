@@ -46,6 +46,16 @@ import Testing
     #expect(fact.hasSuffix("/examples/counter/fixtures/http/GET-numbersapi.com-1-3e5f36d8.json; record it with --deps record)"), "\(fact)")
   }
 
+  @Test func depsListsTheFeaturesLuaClientsAmongTheHostsDependencies() async throws {
+    let output = try await Lunar.run(["run", "examples/counter"], input: ":deps\n")
+
+    #expect(output.status == 0, "\(output)")
+    let lines = (output.events.named("note").first?.string("message") ?? "").split(separator: "\n").map(String.init)
+    #expect(lines.contains("deps.factClient.fetch  (a client written in Lua)"), "\(output)")
+    #expect(lines.contains("deps.http.get  (async: only inside fx.run)"), "\(output)")
+    #expect(lines == lines.sorted(), "\(lines)")
+  }
+
   @Test func blankLinesAndCommentLinesAreSkipped() async throws {
     let output = try await Lunar.run(["run", "examples/counter"], input: "\n   \n-- a comment\nincrement\n")
 

@@ -47,6 +47,21 @@ test("offline, a breed without a recorded picture shows why", function()
   assert(message:find("no recorded response for GET https://dog.ceo/api/breed/unicorn/images/random", 1, true), message)
 end)
 
+test("dog.ceo's error answer shows as the breed's error", function()
+  local notFound = '{"message":"Breed not found (main breed does not exist)","status":"error","code":404}'
+  local store = test.store(Breed, {
+    initial = Breed:initialWith { name = "unicorn" },
+    clients = { "dogsClient" },
+    deps = { http = { get = function() return { status = 404, headers = {}, body = notFound } end } },
+  })
+  store:send({ type = "onAppear" }, function(state) state.loading = true end)
+  store:receive("imageFailed", function(state)
+    state.loading = false
+    state.error = "dog.ceo answered 404 to https://dog.ceo/api/breed/unicorn/images/random: " ..
+      "Breed not found (main breed does not exist)"
+  end)
+end)
+
 test("a name that is not a breed is refused before any request", function()
   local store = test.store(Breed, { initial = Breed:initialWith { name = "../breeds" }, clients = { "dogsClient" } })
   store:send({ type = "onAppear" }, function(state) state.loading = true end)

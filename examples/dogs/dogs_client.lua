@@ -7,8 +7,9 @@ local lunar = require "lunar"
 
 local API = "https://dog.ceo/api/"
 
--- The `message` of dog.ceo's answer to `path`, or an error saying what came back instead.
-local function message(deps, path)
+-- The `message` of dog.ceo's answer to `path`, of Lua type `kind`, or an error saying what came
+-- back instead.
+local function message(deps, path, kind)
   local response = deps.http.get(API .. path)
   local ok, answer = pcall(lunar.json.decode, response.body)
   if not ok or type(answer) ~= "table" then answer = {} end
@@ -16,8 +17,8 @@ local function message(deps, path)
     local said = type(answer.message) == "string" and (": " .. answer.message) or ""
     error("dog.ceo answered " .. response.status .. " to " .. API .. path .. said, 0)
   end
-  if answer.status ~= "success" or answer.message == nil then
-    error("dog.ceo's answer to " .. API .. path .. " is not { message = …, status = \"success\" }", 0)
+  if answer.status ~= "success" or type(answer.message) ~= kind then
+    error("dog.ceo's answer to " .. API .. path .. " is not { message = <" .. kind .. ">, status = \"success\" }", 0)
   end
   return answer.message
 end
@@ -35,7 +36,7 @@ return lunar.client "dogsClient" {
   -- object has no order).
   breeds = function(deps)
     local breeds = {}
-    for name, subBreeds in pairs(message(deps, "breeds/list/all")) do
+    for name, subBreeds in pairs(message(deps, "breeds/list/all", "table")) do
       breeds[#breeds + 1] = { name = name, subBreeds = subBreeds }
     end
     table.sort(breeds, function(a, b) return a.name < b.name end)
@@ -44,6 +45,6 @@ return lunar.client "dogsClient" {
 
   -- The URL of a random picture of `breed`.
   randomImage = function(deps, breed)
-    return message(deps, "breed/" .. checked(breed) .. "/images/random")
+    return message(deps, "breed/" .. checked(breed) .. "/images/random", "string")
   end,
 }

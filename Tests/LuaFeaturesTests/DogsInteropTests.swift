@@ -8,7 +8,8 @@ import Testing
 
 /// `examples/dogs` (a Lua app) hosted inside a Swift feature with a `Codable` state: Swift sends
 /// actions into the Lua app, reads its state and its delegate actions back as Swift types through
-/// `LuaDecoder`, and writes Swift values into its state through `LuaEncoder`.
+/// `LuaDecoder`, and writes Swift values into its state through `LuaEncoder`. The app's Lua client
+/// reaches dog.ceo through `deps.http`, which the Swift app answers with its own transport.
 @MainActor
 struct DogsInteropTests {
   // MARK: - The Lua app's state, as Swift types
@@ -132,10 +133,25 @@ struct DogsInteropTests {
   let host: LuaFeatureHost
   let feature: LuaFeature
 
+  /// dog.ceo's API as the app's Lua client (`dogs_client.lua`) reaches it through `deps.http`,
+  /// answered by the Swift app: the breeds above, and `image(_:)` for a breed's picture.
+  nonisolated static let dogAPI = HTTPTransport { request in
+    let api = "https://dog.ceo/api/"
+    let message: Any
+    if request.url == api + "breeds/list/all" {
+      message = Dictionary(uniqueKeysWithValues: breeds.map { ($0.name, $0.subBreeds) })
+    } else if request.url.hasPrefix(api + "breed/"), request.url.hasSuffix("/images/random") {
+      message = image(String(request.url.dropFirst((api + "breed/").count).dropLast("/images/random".count)))
+    } else {
+      return HTTPResponse(status: 404, body: Array(#"{"message":"not found","status":"error"}"#.utf8))
+    }
+    let body = try JSONSerialization.data(withJSONObject: ["message": message, "status": "success"])
+    return HTTPResponse(status: 200, headers: ["content-type": "application/json"], body: Array(body))
+  }
+
   init() throws {
     var dependencies = LuaDependencies.builtIn
-    dependencies.async("dogs.breeds") { () async throws -> [Breed] in Self.breeds }
-    dependencies.async("dogs.randomImage") { (breed: String) async throws -> String in Self.image(breed) }
+    dependencies.offer(.http(Self.dogAPI))
     host = try LuaFeatureHost(dependencies: dependencies)
     feature = try host.load(FeatureLocation(resolving: Self.examples.path))
   }

@@ -45,7 +45,7 @@ import Testing
     ),
     Problem(
       script: "unknown_dependency.lua",
-      message: "deps.nope.call is not provided by this host (it has: clock.sleep, dogs.breeds, dogs.randomImage, files.exists, files.list, files.read, http.get, http.request, now, numberFact.fetch, storage.delete, storage.get, storage.keys, storage.set, uuid, words.search)",
+      message: "deps.nope.call is not provided by this host (it has: clock.sleep, files.exists, files.list, files.read, http.get, http.request, now, storage.delete, storage.get, storage.keys, storage.set, uuid)",
       line: 9
     ),
   ]
@@ -123,6 +123,22 @@ import Testing
     #expect(output.lines == ["✔ examples/counter/feature.lua  Counter"])
   }
 
+  @Test func checkOfAFeatureThatDoesNotLoadReportsTheLoadErrorAloneNotItsClientsUses() async throws {
+    let folder = try makeTemporaryFolder()
+    defer { removeTemporaryFolder(folder) }
+    let counter = folder.appendingPathComponent("counter")
+    try FileManager.default.copyItem(at: Lunar.packageRoot.appendingPathComponent("examples/counter"), to: counter)
+    let script = counter.appendingPathComponent("feature.lua")
+    let source = try String(contentsOf: script, encoding: .utf8)
+    let range = try #require(source.range(of: "state.count = state.count + 1"))
+    try source.replacingCharacters(in: range, with: "state.count = state.count +").write(to: script, atomically: true, encoding: .utf8)
+
+    let output = try await Lunar.run(["check", counter.path])
+
+    #expect(output.status == 1, "\(output)")
+    #expect(output.lines.dropFirst() == ["    feature.lua:17: unexpected symbol near '='"], "\(output)")
+  }
+
   /// Scripts that load, and fail only when an action runs.
   struct RuntimeFailure: Sendable, CustomStringConvertible {
     var script: String
@@ -149,7 +165,7 @@ import Testing
     ),
     RuntimeFailure(
       script: "unknown_dependency.lua", action: "nope",
-      message: #"unknown_dependency.lua:9: deps has no "nope" (it has: clock, dogs, files, http, now, numberFact, storage, uuid, words)"#, line: 9
+      message: #"unknown_dependency.lua:9: deps has no "nope" (it has: clock, files, http, now, storage, uuid)"#, line: 9
     ),
     RuntimeFailure(script: "memory_bomb.lua", action: "explode", message: "ran out of memory: not enough memory", line: nil),
   ]

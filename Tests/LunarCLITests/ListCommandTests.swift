@@ -11,7 +11,7 @@ import Testing
     let header = try #require(lines.firstIndex { $0.hasPrefix("Counter ") }, "\(output)")
     #expect(lines[header].hasSuffix("examples/counter/feature.lua"))
     #expect(lines[header + 1] == "  actions: increment, decrement, factTapped, factLoaded, factFailed, toggleTimer, tick")
-    #expect(lines[header + 2] == "  deps:    deps.numberFact.fetch, deps.clock.sleep")
+    #expect(lines[header + 2] == "  deps:    deps.factClient.fetch, deps.clock.sleep, deps.http.get")
   }
 
   @Test func listJSONHasAnObjectPerFeature() async throws {
@@ -21,7 +21,7 @@ import Testing
     let feature = try #require(output.events.first)
     #expect(feature.string("name") == "Counter")
     #expect(feature["actions"] as? [String] == ["increment", "decrement", "factTapped", "factLoaded", "factFailed", "toggleTimer", "tick"])
-    #expect(feature["dependencies"] as? [String] == ["numberFact.fetch", "clock.sleep"])
+    #expect(feature["dependencies"] as? [String] == ["factClient.fetch", "clock.sleep", "http.get"])
     #expect(feature["ok"] as? Bool == true)
   }
 

@@ -23,16 +23,37 @@ import Testing
     #expect(output.stderr.isEmpty, "\(output)")
   }
 
-  @Test func theOfflineFactComesFromTheFeaturesFactsFile() async throws {
-    let facts = try JSONDecoder().decode(
-      [String: String].self,
-      from: Data(contentsOf: Lunar.packageRoot.appendingPathComponent("examples/counter/facts.json"))
-    )
+  @Test func theOfflineFactIsTheCountersRecordingOfNumbersapi() async throws {
+    let fixtures = Lunar.packageRoot.appendingPathComponent("examples/counter/fixtures/http")
+    let name = try #require(try FileManager.default.contentsOfDirectory(atPath: fixtures.path).first { $0.hasPrefix("GET-numbersapi.com-3-") })
+    let recording = try JSONSerialization.jsonObject(with: Data(contentsOf: fixtures.appendingPathComponent(name)))
+    let fact = ((recording as? [String: Any])?["response"] as? [String: Any])?["body"] as? String
     let output = try await Lunar.run(["run", "examples/counter"], input: "increment\nincrement\nincrement\nfactTapped\n")
 
     #expect(output.status == 0, "\(output)")
     let loaded = output.events.named("action").first { $0.actionType == "factLoaded" }
-    #expect((loaded?["action"] as? [String: Any])?["fact"] as? String == facts["3"])
+    #expect((loaded?["action"] as? [String: Any])?["fact"] as? String == fact)
+    #expect(fact == "3 is the number of spatial dimensions we perceive.")
+  }
+
+  @Test func offlineANumberWithoutARecordingShowsWhyAsItsFact() async throws {
+    let output = try await Lunar.run(["run", "examples/counter"], input: "decrement\nfactTapped\n")
+
+    #expect(output.status == 0, "\(output)")
+    #expect(output.events.named("error").isEmpty, "\(output)")
+    let fact = try #require(output.events.named("state").last?.state?["fact"] as? String, "\(output)")
+    #expect(fact.hasPrefix("No fact today: fact_client.lua:10: deps.http.get failed: no recorded response for GET http://numbersapi.com/-1 (looked for "), "\(fact)")
+    #expect(fact.hasSuffix("/examples/counter/fixtures/http/GET-numbersapi.com-1-3e5f36d8.json; record it with --deps record)"), "\(fact)")
+  }
+
+  @Test func depsListsTheFeaturesLuaClientsAmongTheHostsDependencies() async throws {
+    let output = try await Lunar.run(["run", "examples/counter"], input: ":deps\n")
+
+    #expect(output.status == 0, "\(output)")
+    let lines = (output.events.named("note").first?.string("message") ?? "").split(separator: "\n").map(String.init)
+    #expect(lines.contains("deps.factClient.fetch  (a client written in Lua)"), "\(output)")
+    #expect(lines.contains("deps.http.get  (async: only inside fx.run)"), "\(output)")
+    #expect(lines == lines.sorted(), "\(lines)")
   }
 
   @Test func blankLinesAndCommentLinesAreSkipped() async throws {

@@ -59,7 +59,7 @@ import Testing
     let output = try await Lunar.run(["test", "examples/counter"])
 
     #expect(output.status == 0, "\(output)")
-    #expect(output.lines.last == "4 passed, 0 failed", "\(output)")
+    #expect(output.lines.last == "6 passed, 0 failed", "\(output)")
   }
 
   @Test func aPathWithNoTestsIsAnError() async throws {

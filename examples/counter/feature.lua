@@ -1,5 +1,5 @@
--- Counter: the tutorial's first feature. A count, a fact about it from the `numberFact` client,
--- and a timer that counts by itself.
+-- Counter: the tutorial's first feature. A count, a fact about it from `factClient`
+-- (fact_client.lua), and a timer that counts by itself.
 local lunar = require "lunar"
 local fx = lunar.fx
 
@@ -7,6 +7,7 @@ local TIMER = "timer"
 
 return lunar.feature {
   name = "Counter",
+  clients = { require "fact_client" },
   initial = { count = 0, fact = nil, loading = false, timerRunning = false },
 
   reduce = function(state, action, deps)
@@ -22,7 +23,7 @@ return lunar.feature {
       state.loading = true
       local n = state.count -- capture the value: the effect runs after this call returns
       return fx.run(function(send)
-        send { type = "factLoaded", fact = deps.numberFact.fetch(n) }
+        send { type = "factLoaded", fact = deps.factClient.fetch(n) }
       end, {
         catch = function(err, send)
           send { type = "factFailed", message = tostring(err) }

@@ -20,7 +20,7 @@ end
 
 test("the app loads the list when it appears", function()
   local client = mocks.client()
-  local store = test.store(App, { deps = { dogs = client } })
+  local store = test.store(App, { deps = { dogsClient = client } })
 
   store:send({ type = "dogs", action = { type = "onAppear" } }, function(state) state.dogs.status = "loading" end)
   store:receive({ type = "dogs", action = { type = "breedsLoaded", breeds = mocks.breeds() } }, function(state)
@@ -31,7 +31,7 @@ end)
 
 test("selecting a breed presents it and loads its picture; dismissing goes back to the list", function()
   local client = mocks.client()
-  local store = test.store(App, { initial = loadedApp(), deps = { dogs = client } })
+  local store = test.store(App, { initial = loadedApp(), deps = { dogsClient = client } })
 
   select(store, "hound", houndDetail())
   store:receive("detail", function(state)
@@ -56,7 +56,7 @@ test("dismissing the breed before its picture arrives cancels the request", func
   local arrived = false
   local store = test.store(app, {
     initial = loadedApp(),
-    deps = { dogs = { randomImage = function(breed)
+    deps = { dogsClient = { randomImage = function(breed)
       sleep(2)
       arrived = true
       return mocks.imageOf(breed)
@@ -75,7 +75,7 @@ test("presenting another breed cancels the first one's picture", function()
   local app, sleep = mocks.withClock(App)
   local store = test.store(app, {
     initial = loadedApp(),
-    deps = { dogs = { randomImage = function(breed)
+    deps = { dogsClient = { randomImage = function(breed)
       sleep(1)
       return mocks.imageOf(breed)
     end } },
@@ -91,10 +91,12 @@ test("presenting another breed cancels the first one's picture", function()
 end)
 
 test("a failed list load shows the error on screen, and retry works", function()
+  local unreachable = "deps.http.get failed: cannot reach https://dog.ceo/api/breeds/list/all: " ..
+    "the network is unreachable"
   local failing = true
   local store = test.store(App, {
-    deps = { dogs = { breeds = function()
-      if failing then error("deps.dogs.breeds failed: cannot reach https://dog.ceo", 0) end
+    deps = { dogsClient = { breeds = function()
+      if failing then error(unreachable, 0) end
       return mocks.breeds()
     end } },
   })
@@ -102,11 +104,11 @@ test("a failed list load shows the error on screen, and retry works", function()
   store:send({ type = "dogs", action = { type = "onAppear" } }, function(state) state.dogs.status = "loading" end)
   store:receive("dogs", function(state)
     state.dogs.status = "failed"
-    state.dogs.error = "deps.dogs.breeds failed: cannot reach https://dog.ceo"
+    state.dogs.error = unreachable
   end)
   assert(App.view(store:state()) == table.concat({
     "Dogs",
-    "  ⚠ could not load the breeds: deps.dogs.breeds failed: cannot reach https://dog.ceo",
+    "  ⚠ could not load the breeds: " .. unreachable,
     "  [ retry ]",
   }, "\n"), App.view(store:state()))
 
@@ -125,7 +127,7 @@ test("a failed picture shows the error on the breed's screen, and retry works", 
   local failing = true
   local store = test.store(App, {
     initial = loadedApp(),
-    deps = { dogs = { randomImage = function(breed)
+    deps = { dogsClient = { randomImage = function(breed)
       if failing then error("timed out", 0) end
       return mocks.imageOf(breed)
     end } },

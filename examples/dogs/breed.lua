@@ -1,5 +1,6 @@
 -- Breed: one breed's screen: its name, a random picture loaded when the screen appears, and its
 -- sub-breeds. It knows nothing of the list that opened it; closing asks the parent to dismiss it.
+-- The picture comes from `dogsClient` (dogs_client.lua).
 local lunar = require "lunar"
 local fx = lunar.fx
 
@@ -10,7 +11,7 @@ local IMAGE = "breed.image"
 -- The request for a picture of `name` (a value captured here: the effect runs later).
 local function loadImage(name, deps)
   return fx.run(function(send)
-    local ok, result = pcall(deps.dogs.randomImage, name)
+    local ok, result = pcall(deps.dogsClient.randomImage, name)
     if ok then
       send { type = "imageLoaded", url = result }
     else
@@ -46,6 +47,7 @@ end
 
 return lunar.feature {
   name = "Breed",
+  clients = { require "dogs_client" },
   -- image: the picture's URL once loaded; error: why it could not be.
   initial = { name = "", subBreeds = {}, loading = false },
 

@@ -1,5 +1,6 @@
 -- Dogs: the list of breeds. It loads them when it appears, filters them by a query, and tells its
 -- parent which breed was tapped with a delegate action. It knows nothing of the screen that follows.
+-- The breeds come from `dogsClient` (dogs_client.lua).
 local lunar = require "lunar"
 local fx = lunar.fx
 
@@ -19,10 +20,10 @@ local function filtered(breeds, query)
 end
 
 -- The request for the breeds. Through pcall, so a failure is an action the screen can show
--- ("deps.dogs.breeds failed: …"), not an empty list.
+-- ("… deps.http.get failed: cannot reach https://dog.ceo/…"), not an empty list.
 local function load(deps)
   return fx.run(function(send)
-    local ok, result = pcall(deps.dogs.breeds)
+    local ok, result = pcall(deps.dogsClient.breeds)
     if ok then
       send { type = "breedsLoaded", breeds = result }
     else
@@ -72,6 +73,7 @@ end
 
 return lunar.feature {
   name = "Dogs",
+  clients = { require "dogs_client" },
   -- status: "idle" (never appeared), "loading", "loaded" or "failed" (with `error`).
   initial = { query = "", breeds = {}, status = "idle" },
 

@@ -15,13 +15,35 @@ end
 
 test("appearing loads the breeds, with a loading state until they arrive", function()
   local client = mocks.client()
-  local store = test.store(Dogs, { deps = { dogs = client } })
+  local store = test.store(Dogs, { deps = { dogsClient = client } })
 
   store:send({ type = "onAppear" }, function(state) state.status = "loading" end)
   store:receive("breedsLoaded", function(state)
     state.status = "loaded"
     state.breeds = mocks.breeds()
   end)
+end)
+
+-- The real client, whose deps.http answers from the recordings in fixtures/http/.
+test("the dogs client lists dog.ceo's breeds sorted by name, with their sub-breeds", function()
+  local store = test.store(Dogs, { clients = { "dogsClient" } })
+  local breeds
+
+  store:send({ type = "onAppear" }, function(state) state.status = "loading" end)
+  store:receive(function(action)
+    breeds = action.breeds
+    return action.type == "breedsLoaded"
+  end, function(state)
+    state.status = "loaded"
+    state.breeds = breeds
+  end)
+  assert(#breeds == 37, "breeds: " .. #breeds)
+  for i = 2, #breeds do
+    assert(breeds[i - 1].name < breeds[i].name, "not sorted: " .. names(breeds))
+  end
+  local hounds = Dogs.filtered(breeds, "hound")
+  assert(names(hounds) == "hound", names(breeds))
+  assert(table.concat(hounds[1].subBreeds, ",") == "afghan,basset,blood,english,ibizan,plott,walker")
 end)
 
 test("the view says it is loading until the breeds arrive", function()
@@ -88,7 +110,7 @@ end)
 test("a failed load shows why, and retry loads again", function()
   local failing = true
   local store = test.store(Dogs, {
-    deps = { dogs = { breeds = function()
+    deps = { dogsClient = { breeds = function()
       if failing then error("the network is unreachable", 0) end
       return mocks.breeds()
     end } },

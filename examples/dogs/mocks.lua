@@ -1,5 +1,5 @@
--- Test doubles shared by the Dogs tests: a few breeds, and a dogs client that answers at once or
--- after a wait on the store's test clock.
+-- Test doubles shared by the Dogs tests: a few breeds, and a mock of dogsClient that answers at
+-- once or after a wait on the store's test clock.
 local lunar = require "lunar"
 
 local mocks = {}
@@ -19,7 +19,7 @@ function mocks.imageOf(breed)
   return "https://images.dog.ceo/breeds/" .. breed .. "/" .. breed .. "_1.jpg"
 end
 
--- A dogs client that answers at once, and remembers the breeds it was asked pictures of.
+-- A dogsClient mock that answers at once, and remembers the breeds it was asked pictures of.
 function mocks.client()
   local asked = {}
   local client = {
@@ -33,12 +33,14 @@ function mocks.client()
 end
 
 -- Mocks answer at once. To keep a request in flight, a mock waits on the store's test clock,
--- which only a feature's `deps` reach: this copy of `feature` hands its `deps.clock` over, and
--- `sleep(seconds)` waits on it from inside a mock.
+-- which only a feature's `deps` reach: this copy of `feature` (which uses dogsClient, so that
+-- tests can mock it) hands its `deps.clock` over, and `sleep(seconds)` waits on it from inside a
+-- mock.
 function mocks.withClock(feature)
   local clock
   local copy = lunar.feature {
     name = feature.name,
+    clients = { require "dogs_client" },
     initial = feature.initial,
     view = feature.view,
     reduce = function(state, action, deps)

@@ -1,5 +1,6 @@
 -- Search: a query field over a word list. Typing waits for a pause (a debounce), then searches;
--- a newer search cancels the one in flight, and clearing the query cancels everything.
+-- a newer search cancels the one in flight, and clearing the query cancels everything. The words
+-- come from `wordsClient` (words_client.lua).
 local lunar = require "lunar"
 local view = require "view"
 local fx = lunar.fx
@@ -11,7 +12,7 @@ local PAUSE = 0.3                  -- seconds of quiet typing before a search st
 -- The search for `query`: a value captured here, never `state`, because the effect runs later.
 local function search(query, deps)
   return fx.run(function(send)
-    send { type = "searchResponse", query = query, results = deps.words.search(query) }
+    send { type = "searchResponse", query = query, results = deps.wordsClient.search(query) }
   end, {
     catch = function(err, send)
       send { type = "searchFailed", query = query, message = tostring(err) }
@@ -28,6 +29,7 @@ end
 
 return lunar.feature {
   name = "Search",
+  clients = { require "words_client" },
   initial = { query = "", results = {}, loading = false, error = nil, selected = nil },
 
   reduce = function(state, action, deps)

@@ -2,7 +2,7 @@ local lunar = require "lunar"
 local test = require "lunar.test"
 local Search = require "feature"
 
--- A words.search mock that answers from a fixed table and remembers every query it was asked.
+-- A wordsClient.search mock that answers from a fixed table and remembers every query it was asked.
 local function wordsMock(answers)
   local queries = {}
   local function search(query)
@@ -19,6 +19,7 @@ local function withSlowSearch(seconds, answers)
   local clock
   local feature = lunar.feature {
     name = Search.name,
+    clients = Search.clients,
     initial = Search.initial,
     view = Search.view,
     reduce = function(state, action, deps)
@@ -35,7 +36,7 @@ end
 
 test("typing a burst of letters searches once, for the last query", function()
   local search, queries = wordsMock { app = { "apple", "apply", "pineapple" } }
-  local store = test.store(Search, { deps = { words = { search = search } } })
+  local store = test.store(Search, { deps = { wordsClient = { search = search } } })
 
   store:send({ type = "queryChanged", query = "a" }, function(state) state.query = "a" end)
   store:advance(0.1)
@@ -58,7 +59,7 @@ test("a newer query cancels the search in flight: its results never arrive", fun
     ap = { "apple", "grape" },
     apr = { "apricot", "april", "apron" },
   })
-  local store = test.store(feature, { deps = { words = { search = search } } })
+  local store = test.store(feature, { deps = { wordsClient = { search = search } } })
 
   store:send({ type = "queryChanged", query = "ap" }, function(state) state.query = "ap" end)
   store:advance(0.3)
@@ -77,7 +78,7 @@ end)
 
 test("clearing the query cancels the search and empties the results", function()
   local feature, search = withSlowSearch(1, { cat = { "cat", "catch", "cattle" } })
-  local store = test.store(feature, { deps = { words = { search = search } } })
+  local store = test.store(feature, { deps = { wordsClient = { search = search } } })
 
   store:send({ type = "queryChanged", query = "cat" }, function(state) state.query = "cat" end)
   store:advance(0.3)
@@ -91,7 +92,7 @@ end)
 
 test("clearing the query while the debounce waits means no search at all", function()
   local search, queries = wordsMock {}
-  local store = test.store(Search, { deps = { words = { search = search } } })
+  local store = test.store(Search, { deps = { wordsClient = { search = search } } })
 
   store:send({ type = "queryChanged", query = "do" }, function(state) state.query = "do" end)
   store:advance(0.2)
@@ -102,7 +103,7 @@ end)
 
 test("results keep the order the search returns them in", function()
   local search = wordsMock { an = { "plant", "banana", "ant", "canal" } }
-  local store = test.store(Search, { deps = { words = { search = search } } })
+  local store = test.store(Search, { deps = { wordsClient = { search = search } } })
 
   store:send({ type = "queryChanged", query = "an" }, function(state) state.query = "an" end)
   store:advance(0.3)
@@ -115,9 +116,22 @@ test("results keep the order the search returns them in", function()
   assert(results[1] == "plant" and results[4] == "canal", "results were reordered")
 end)
 
+-- The real client, reading words.txt.
+test("the words client finds the words containing the query, ignoring case, in file order", function()
+  local store = test.store(Search, { clients = { "wordsClient" } })
+
+  store:send({ type = "queryChanged", query = "APR" }, function(state) state.query = "APR" end)
+  store:advance(0.3)
+  store:receive("queryDebounced", function(state) state.loading = true end)
+  store:receive("searchResponse", function(state)
+    state.loading = false
+    state.results = { "apricot", "april", "apron" }
+  end)
+end)
+
 test("a failing search shows the error and no results", function()
   local store = test.store(Search, {
-    deps = { words = { search = function() error("the word list is unavailable", 0) end } },
+    deps = { wordsClient = { search = function() error("the word list is unavailable", 0) end } },
   })
 
   store:send({ type = "queryChanged", query = "owl" }, function(state) state.query = "owl" end)
@@ -132,7 +146,7 @@ end)
 test("a new search clears the previous error", function()
   local failing = true
   local store = test.store(Search, {
-    deps = { words = { search = function(query)
+    deps = { wordsClient = { search = function(query)
       if failing then error("offline", 0) end
       return { query }
     end } },
@@ -160,7 +174,7 @@ end)
 
 test("selecting a result marks it; a word not in the results is ignored", function()
   local search = wordsMock { ow = { "owl", "bowl", "tower" } }
-  local store = test.store(Search, { deps = { words = { search = search } } })
+  local store = test.store(Search, { deps = { wordsClient = { search = search } } })
 
   store:send({ type = "queryChanged", query = "ow" }, function(state) state.query = "ow" end)
   store:advance(0.3)

@@ -32,7 +32,7 @@ struct FeatureMixBenchmark {
     guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
       throw ValidationError("no action mix at \(file): write one action per line (as typed in lunar run), or pass --actions")
     }
-    let host = try LuaFeatureHost(dependencies: ExampleClients.dependencies(mode: .offline, root: location.root))
+    let host = try LuaFeatureHost(dependencies: HostDependencies.dependencies(mode: .offline, root: location.root))
     // NB: a benchmark must never write over the user's shared files (and measures no disk).
     host.shared.reset(fileStorage: .inMemory())
     var errors = 0

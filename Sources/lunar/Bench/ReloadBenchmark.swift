@@ -88,7 +88,7 @@ struct ReloadBenchmark {
     let stepLine = "state.count = state.count + 1"
     let checksBehaviour = original.contains(stepLine)
 
-    let host = try LuaFeatureHost(dependencies: ExampleClients.dependencies(mode: .offline, root: folder))
+    let host = try LuaFeatureHost(dependencies: HostDependencies.dependencies(mode: .offline, root: folder))
     // NB: a benchmark must never write over the user's shared files (and measures no disk).
     host.shared.reset(fileStorage: .inMemory())
     // NB: only the reload's own errors matter here; they end the benchmark below.

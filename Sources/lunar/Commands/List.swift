@@ -9,7 +9,7 @@ struct List: AsyncParsableCommand {
     discussion: """
       Action types are read from comparisons like action.type == "increment" (or t == "increment" \
       after local t = action.type) in the scripts; dependencies from uses like \
-      deps.numberFact.fetch(n). Exits 1 when a feature does not load or uses what the host lacks \
+      deps.factClient.fetch(n). Exits 1 when a feature does not load or uses what the host lacks \
       (lunar check says more).
       """
   )

@@ -38,7 +38,7 @@ struct Replay: AsyncParsableCommand {
   func run() async throws {
     let recording = try Recording(contentsOf: file)
     let location = try FeatureLocation(resolving: recording.feature)
-    let live = ExampleClients.dependencies(mode: .offline, root: location.root)
+    let live = HostDependencies.dependencies(mode: .offline, root: location.root)
     let host = try LuaFeatureHost(
       limits: limits.limits, dependencies: recording.replaying(live.names, kinds: live), randomSeed: recording.seed
     )

@@ -84,7 +84,7 @@ struct Run: AsyncParsableCommand {
       throw ValidationError("\(error)")
     }
     let recorder = try record.map { try Recorder(path: $0, feature: location.script.path, seed: seed) }
-    var dependencies = ExampleClients.dependencies(mode: deps, root: location.root)
+    var dependencies = HostDependencies.dependencies(mode: deps, root: location.root)
     if let recorder { dependencies = recorder.recording(dependencies) }
     let scripted = json || !StandardInput.isTerminal
     let output: RunOutput = scripted ? JSONRunOutput() : TextRunOutput()

@@ -48,7 +48,7 @@ struct Test: AsyncParsableCommand {
     var passed = 0
     var failed = 0
     for file in files {
-      let runner = LuaTestRunner(dependencies: ExampleClients.dependencies(mode: deps, root: file.deletingLastPathComponent()))
+      let runner = LuaTestRunner(dependencies: HostDependencies.dependencies(mode: deps, root: file.deletingLastPathComponent()))
       let results = await runner.run(file: file, filter: filter)
       if !json, !results.isEmpty { print(terminal.bold(TestFiles.display(file))) }
       for result in results {

@@ -46,7 +46,7 @@ struct FeatureCheck {
 
   static func check(_ location: FeatureLocation) -> Report {
     var report = Report()
-    let dependencies = ExampleClients.dependencies(mode: .offline, root: location.root)
+    let dependencies = HostDependencies.dependencies(mode: .offline, root: location.root)
     do {
       let host = try LuaFeatureHost(dependencies: dependencies)
       // NB: checking a script reads no saved data and takes no claim on the data folder: a host
@@ -61,9 +61,12 @@ struct FeatureCheck {
       report.problems.append(Problem(message: error.message, file: error.file, line: error.line))
     }
     let files = report.feature?.loadedFiles ?? [location.script]
+    // NB: A feature that does not load has no known Lua clients: its uses of `deps` cannot be
+    //     judged, and would all look missing.
+    let known = report.feature.map { dependencies.names + $0.clientNames }
     for file in files {
       guard let source = try? String(contentsOf: file, encoding: .utf8) else { continue }
-      scan(source, file: file.lastPathComponent, known: dependencies.names + (report.feature?.clientNames ?? []), into: &report)
+      scan(source, file: file.lastPathComponent, known: known, into: &report)
     }
     return report
   }
@@ -80,10 +83,10 @@ struct FeatureCheck {
   static let sandboxNote = "(features have string, table, math, utf8 and safe base functions)"
 
   /// Looks for `fx.name` calls and `deps.a.b` uses neither the host nor the feature's Lua clients
-  /// can satisfy (`known`), and for what the
+  /// can satisfy (`known`, nil when the feature did not load), and for what the
   /// sandbox leaves out, line by line.
-  private static func scan(_ source: String, file: String, known names: [String], into report: inout Report) {
-    let known = Set(names)
+  private static func scan(_ source: String, file: String, known names: [String]?, into report: inout Report) {
+    let known = Set(names ?? [])
     let prefixes = Set(known.flatMap { name in
       name.split(separator: ".").indices.map { name.split(separator: ".")[...$0].joined(separator: ".") }
     })
@@ -110,7 +113,7 @@ struct FeatureCheck {
       }
       for name in matches(of: "deps.", in: line) {
         if !report.dependencies.contains(name) { report.dependencies.append(name) }
-        if !known.contains(name) && !prefixes.contains(name) {
+        if names != nil && !known.contains(name) && !prefixes.contains(name) {
           report.problems.append(Problem(message: "deps.\(name) is not provided by this host (it has: \(known.sorted().joined(separator: ", ")))", file: file, line: index + 1))
         }
       }
@@ -188,7 +191,7 @@ struct FeatureCheck {
     return names
   }
 
-  /// Dotted names following `prefix` (`fx.` → `run`, `deps.` → `numberFact.fetch`).
+  /// Dotted names following `prefix` (`fx.` → `run`, `deps.` → `factClient.fetch`).
   private static func matches(of prefix: String, in line: String) -> [String] {
     var names: [String] = []
     var rest = line[...]

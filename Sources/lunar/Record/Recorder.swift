@@ -10,7 +10,7 @@ import LuaFeatures
 /// ```
 /// {"kind":"session","feature":"examples/counter/feature.lua","seed":0,"version":1}
 /// {"kind":"action","action":{"type":"factTapped"}}
-/// {"kind":"dependency","name":"numberFact.fetch","arguments":[0],"result":"0 is …"}
+/// {"kind":"dependency","name":"http.get","arguments":["http://numbersapi.com/0"],"result":{"body":"0 is …",…}}
 /// ```
 ///
 /// Values are written exactly (``LuaJSONEncoder``). One that JSON cannot hold (text that is not

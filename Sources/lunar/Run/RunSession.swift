@@ -181,10 +181,12 @@ final class RunSession {
       if first > 1 { lines.insert("(\(first - 1) earlier action(s) forgotten: --history keeps \(historyLimit))", at: 0) }
       output.note(history.isEmpty ? "(no actions yet)" : lines.joined(separator: "\n"))
     case ":deps":
-      output.note(host.dependencies.names.map { name -> String in
-        if case .async = host.dependencies.functions[name] { return "deps.\(name)  (async: only inside fx.run)" }
-        return "deps.\(name)"
-      }.joined(separator: "\n"))
+      let hosts = host.dependencies.names.map { name -> (String, String) in
+        if case .async = host.dependencies.functions[name] { return (name, "deps.\(name)  (async: only inside fx.run)") }
+        return (name, "deps.\(name)")
+      }
+      let clients = feature.clientNames.map { ($0, "deps.\($0)  (a client written in Lua)") }
+      output.note((hosts + clients).sorted { $0.0 < $1.0 }.map(\.1).joined(separator: "\n"))
     case ":help":
       output.note(Self.help)
     default:

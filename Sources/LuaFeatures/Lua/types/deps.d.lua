@@ -1,7 +1,7 @@
 ---@meta
 -- Definitions of `deps` for editors (lua-language-server): the dependencies every host has, and
--- the capabilities a host may offer (`http`, `files`, `storage`). A host adds its own clients
--- (`deps.numberFact.fetch`, …), which these files cannot know.
+-- the capabilities a host may offer (`http`, `files`, `storage`). A feature's own clients
+-- (`lunar.client`) and those a Swift app registers are not here: these files cannot know them.
 
 ---The store's clock.
 ---@class lunar.Clock

@@ -5,7 +5,7 @@
 ---Options of `test.store`.
 ---@class lunar.TestStoreOptions
 ---@field initial? table Start from this state instead of the feature's `initial`.
----@field deps? table Mocks: plain Lua functions, by the dependency's path (`{ words = { search = fn } }`).
+---@field deps? table Mocks: plain Lua functions, by the dependency's path (`{ wordsClient = { search = fn } }`).
 ---@field exhaustive? boolean `false` asserts only what you choose to.
 ---@field clients? string[] The Lua clients that run for real (`{ "factClient" }`); the methods of the others fail unless mocked.
 
@@ -54,7 +54,7 @@ local test = {}
 ---A store running `feature` under a test clock, exhaustive by default.
 ---
 ---```lua
----local store = test.store(Counter, { deps = { numberFact = { fetch = function(n) return n .. "!" end } } })
+---local store = test.store(Counter, { deps = { factClient = { fetch = function(n) return n .. "!" end } } })
 ---```
 ---@param feature lunar.Feature
 ---@param options? lunar.TestStoreOptions

@@ -31,7 +31,8 @@ import Testing
     // NB: each line keeps 20 MB in a global; kept together, three would not fit in 64 MB.
     let input = (1...3).map { #"{ type = (function() parked\#($0) = ("x"):rep(20e6) return "increment" end)() }"# }
       .joined(separator: "\n") + "\n"
-    let output = try await Lunar.run(["run", "examples/counter", "--memory-limit", "64"], input: input)
+    // NB: a generous time limit: the full suite's parallel processes can make 20 MB take a second.
+    let output = try await Lunar.run(["run", "examples/counter", "--memory-limit", "64", "--time-limit", "60"], input: input)
 
     #expect(output.events.named("error").isEmpty, "\(output)")
     #expect(output.events.named("state").last?.state?["count"] as? Int == 3, "\(output)")

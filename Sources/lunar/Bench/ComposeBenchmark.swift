@@ -37,7 +37,7 @@ extension Bench {
   }
 }
 
-/// Issue 5's figure: an action addressed to the middle row of a long `lunar.forEach`, Lua parent
+/// The composition figure: an action addressed to the middle row of a long `lunar.forEach`, Lua parent
 /// and Lua child, against the same action sent to the child feature on its own.
 @MainActor
 struct ComposeBenchmark {

@@ -4,7 +4,7 @@ import LuaBridge
 import LuaBridgeBench
 import LuaFeatures
 
-/// Issue 4's figures, in one run: a no-effect action through `Store.send` into a Lua reducer,
+/// The Lua figures, in one run: a no-effect action through `Store.send` into a Lua reducer,
 /// against the same reducer called through the bare C API, an equivalent Swift reducer, the same
 /// action on a state of 10,000 items, and a Redux-style store in plain Lua run by `lua5.4`; and the
 /// journal floor (``JournalFloorBaseline``): the least any host with Lunar's guarantees pays.

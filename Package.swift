@@ -13,6 +13,7 @@ let package = Package(
     .library(name: "ComposableTesting", targets: ["ComposableTesting"]),
     .library(name: "LuaBridge", targets: ["LuaBridge"]),
     .library(name: "LuaFeatures", targets: ["LuaFeatures"]),
+    .library(name: "LunarPlugins", targets: ["LunarPlugins"]),
     .executable(name: "lunar", targets: ["lunar"]),
   ],
   traits: [
@@ -114,6 +115,18 @@ let package = Package(
       exclude: ["Lua"],
       plugins: ["EmbedLua"]
     ),
+    // Plugins: manifests, grants, a VM per plugin, lifecycle and accounting (DESIGN.md, "Plugins").
+    .target(
+      name: "LunarPlugins",
+      dependencies: [
+        "LuaFeatures",
+        "Composable",
+        "LuaBridge",
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+        .product(name: "Dependencies", package: "swift-dependencies"),
+        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+      ]
+    ),
     .executableTarget(
       name: "lunar-workload",
       dependencies: ["LuaFeatures", "Composable", "LuaBridge", "LuaBridgeBench"]
@@ -121,6 +134,7 @@ let package = Package(
     .executableTarget(
       name: "lunar",
       dependencies: [
+        "LunarPlugins",
         "LuaFeatures",
         "Composable",
         "LuaBridge",
@@ -151,6 +165,18 @@ let package = Package(
         "Composable",
         "ComposableTesting",
         .product(name: "Clocks", package: "swift-clocks"),
+        .product(name: "Dependencies", package: "swift-dependencies"),
+        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+      ],
+      exclude: ["Fixtures"]
+    ),
+    .testTarget(
+      name: "LunarPluginsTests",
+      dependencies: [
+        "LunarPlugins",
+        "LuaFeatures",
+        "LuaBridge",
+        "Composable",
         .product(name: "Dependencies", package: "swift-dependencies"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ],

@@ -107,6 +107,7 @@ final class Prelude {
   let isFeature: LuaFunction
   let makeDeps: LuaFunction
   let clientNames: LuaFunction
+  let isManifest: LuaFunction
   let sendTag: String
   let callTag: String
   /// The functions of `lunar.test` the test runner drives.
@@ -138,6 +139,7 @@ final class Prelude {
     try vm.call(vm.load(EmbeddedLua.lunarComposeRouting), base, host, composition)
     try vm.call(vm.load(EmbeddedLua.lunarComposeRemoval), base, host, composition)
     try vm.call(vm.load(EmbeddedLua.lunarClients), base, host)
+    try vm.call(vm.load(EmbeddedLua.lunarPlugin), base, host)
     let tests = try vm.call(vm.load(EmbeddedLua.lunarTest), base, whereCalled, returning: LuaTable.self)
 
     self.lunar = try base.get("lunar", as: LuaTable.self)
@@ -155,6 +157,7 @@ final class Prelude {
     self.isFeature = try function("isFeature")
     self.makeDeps = try function("makeDeps")
     self.clientNames = try function("clientNames")
+    self.isManifest = try function("isManifest")
     self.sendTag = try host.get("SEND", as: String.self)
     self.callTag = try host.get("CALL", as: String.self)
     self.testing = try tests.get("testing", as: LuaTable.self)

@@ -2,14 +2,17 @@ import ArgumentParser
 import Foundation
 import LuaBridge
 import LuaFeatures
+import LunarPlugins
 
 /// `lunar check`: loads features without running them, for editors and CI.
 struct Check: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Compile and load features without running them; report problems.",
     discussion: """
-      For each feature (a .lua file, or a folder with feature.lua/main.lua; default: every feature \
-      folder under examples/), reports syntax errors with file:line, a script that does not return \
+      For each feature (a .lua file, or a folder with feature.lua/main.lua, or a plugin's folder; \
+      default: every feature folder under examples/), reports a plugin's plugin.lua that does not \
+      load or has a wrong field (a name, a version, an api this host does not offer, a missing \
+      entry feature, malformed capabilities) with file:line, syntax errors with file:line, a script that does not return \
       lunar.feature { … }, a missing name, initial state or reduce, and dependencies it mentions \
       that the host does not have. Exits 1 on any problem. Fast enough to run on every save.
       """
@@ -32,11 +35,12 @@ struct Check: AsyncParsableCommand {
       if json {
         print(JSONText.encode([
           "event": "check", "feature": report.name ?? NSNull(), "path": FeatureFiles.display(location.script),
-          "ok": report.problems.isEmpty,
+          "plugin": report.manifest.map(Self.plugin) ?? NSNull(), "ok": report.problems.isEmpty,
           "problems": report.problems.map { ["message": $0.message, "file": $0.file ?? NSNull(), "line": $0.line ?? NSNull()] as [String: Any] },
         ]))
       } else if report.problems.isEmpty {
-        print("\(terminal.green("✔")) \(FeatureFiles.display(location.script))  \(terminal.dim(report.name ?? ""))")
+        let plugin = report.manifest.map { "  plugin \($0.name) \($0.version), asks for \($0.capabilities)" } ?? ""
+        print("\(terminal.green("✔")) \(FeatureFiles.display(location.script))  \(terminal.dim((report.name ?? "") + plugin))")
       } else {
         print("\(terminal.red("✘")) \(FeatureFiles.display(location.script))")
         for problem in report.problems {
@@ -45,5 +49,10 @@ struct Check: AsyncParsableCommand {
       }
     }
     if problems > 0 { throw ExitCode(1) }
+  }
+
+  /// A plugin's manifest in a `check` event.
+  static func plugin(_ manifest: PluginManifest) -> [String: Any] {
+    ["name": manifest.name, "version": manifest.version, "api": manifest.api, "capabilities": manifest.capabilities.luaValue]
   }
 }

@@ -2,6 +2,7 @@ import Composable
 import Foundation
 import LuaBridge
 import LuaFeatures
+import LunarPlugins
 
 /// What `lunar check` finds in a feature without running it.
 @MainActor
@@ -39,6 +40,8 @@ struct FeatureCheck {
     var dependencies: [String] = []
     /// Action types the script compares against (`action.type == "x"`).
     var actions: [String] = []
+    /// The plugin's manifest, when the feature's folder has a `plugin.lua` that reads.
+    var manifest: PluginManifest?
   }
 
   /// The effects of `lunar.fx` (see `Sources/LuaFeatures/Lua/lunar/init.lua`).
@@ -46,6 +49,7 @@ struct FeatureCheck {
 
   static func check(_ location: FeatureLocation) -> Report {
     var report = Report()
+    guard checkManifest(location, into: &report) else { return report }
     let dependencies = HostDependencies.dependencies(mode: .offline, root: location.root)
     do {
       let host = try LuaFeatureHost(dependencies: dependencies)

@@ -1,16 +1,18 @@
 import ArgumentParser
 import Foundation
 import LuaFeatures
+import LunarPlugins
 
 /// Finding features on disk for `check` and `list`.
 enum FeatureFiles {
   /// The features named by `paths`: scripts, feature folders, or folders holding feature folders.
   /// Without paths: the feature folders under `examples/` (or the current folder).
+  @MainActor
   static func find(_ paths: [String]) throws -> [FeatureLocation] {
     let roots = paths.isEmpty ? [FileManager.default.fileExists(atPath: "examples") ? "examples" : "."] : paths
     var found: [FeatureLocation] = []
     for root in roots {
-      if let location = try? FeatureLocation(resolving: root) {
+      if let location = resolve(root) {
         found.append(location)
         continue
       }
@@ -21,9 +23,10 @@ enum FeatureFiles {
       let children = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
       let before = found.count
       for child in children.sorted() {
-        if let location = try? FeatureLocation(resolving: (root as NSString).appendingPathComponent(child)),
+        let path = (root as NSString).appendingPathComponent(child)
+        if let location = isPlugin(path) ? resolve(path) : try? FeatureLocation(resolving: path),
           location.script.pathExtension == "lua",
-          FeatureLocation.entryNames.contains(location.script.lastPathComponent)
+          FeatureLocation.entryNames.contains(location.script.lastPathComponent) || isPlugin(path)
         {
           found.append(location)
         }
@@ -37,6 +40,27 @@ enum FeatureFiles {
       }
     }
     return found
+  }
+
+  /// The feature at `path`: for a plugin's folder (one with a `plugin.lua`), the entry its
+  /// manifest names; when the manifest cannot be read, the folder's `feature.lua`, or else the
+  /// manifest itself, so that `check` reports what is wrong with it.
+  @MainActor
+  static func resolve(_ path: String) -> FeatureLocation? {
+    guard isPlugin(path) else { return try? FeatureLocation(resolving: path) }
+    let folder = URL(fileURLWithPath: path, isDirectory: true)
+    if let host = try? LuaFeatureHost(), let manifest = try? PluginManifest.read(folder: folder, in: host),
+      let location = try? FeatureLocation(resolving: manifest.entry.path)
+    {
+      return location
+    }
+    return (try? FeatureLocation(resolving: path))
+      ?? (try? FeatureLocation(resolving: folder.appendingPathComponent(PluginManifest.fileName).path))
+  }
+
+  /// Whether `path` is a folder with a `plugin.lua`.
+  static func isPlugin(_ path: String) -> Bool {
+    FileManager.default.fileExists(atPath: (path as NSString).appendingPathComponent(PluginManifest.fileName))
   }
 
   static func display(_ file: URL) -> String {

@@ -47,6 +47,21 @@ function Feature:initialWith(fields) end
 ---@field default any The value when nothing is stored: any data.
 ---@field storage? "memory"|"file" `"memory"` (the default): kept while the host runs; `"file"`: also saved as JSON after every change.
 
+---What `lunar.plugin` takes: a plugin's manifest.
+---@class lunar.PluginManifest
+---@field name string How hosts, their events and `:use` name the plugin: a letter, then letters, digits, `-` and `_`.
+---@field version string The plugin's version, like `"1.2.0"`.
+---@field api integer The version of the Lua API the plugin was written for: `1`.
+---@field feature? string The module of the plugin's feature, in its folder: `"feature"` (the default) is `feature.lua`.
+---@field capabilities? lunar.PluginCapabilities What the plugin asks the host for; it reaches nothing else.
+
+---The capabilities a plugin asks for, by name: `http = { hosts = { "dog.ceo" } }` (or `true` for
+---any host), `files = true`, `storage = true`, and the names of clients the host offers.
+---@class lunar.PluginCapabilities
+---@field http? true|{ hosts: string[] } HTTP requests; with `hosts`, only to those hosts and their subdomains.
+---@field files? true The plugin's own files, read-only.
+---@field storage? true A key-value store of the plugin's own.
+
 ---An entry of a feature's `body`: made by `lunar.scope`, `lunar.forEach`, `lunar.ifLet`,
 ---`lunar.stack` or `lunar.reduce`.
 ---@class lunar.BodyEntry
@@ -149,6 +164,20 @@ function lunar.reduce(fn) end
 ---@param name string A name like `factClient`: the key under `deps`.
 ---@return fun(methods: table<string, fun(deps: lunar.Deps, ...): any>): lunar.Client
 function lunar.client(name) end
+
+---Declares a plugin: what `plugin.lua`, next to the plugin's feature, returns. The host that loads
+---the plugin checks every field and points a mistake at its line.
+---
+---```lua
+---return lunar.plugin {
+---  name = "dogs", version = "1.2.0", api = 1,
+---  feature = "feature",
+---  capabilities = { http = { hosts = { "dog.ceo" } }, files = true, storage = true },
+---}
+---```
+---@param manifest lunar.PluginManifest
+---@return lunar.PluginManifest
+function lunar.plugin(manifest) end
 
 ---The host's JSON codec, the one that writes events, recordings and persisted files.
 ---@class lunar.json

@@ -177,6 +177,7 @@ let package = Package(
         "LuaFeatures",
         "LuaBridge",
         "Composable",
+        "ComposableTesting",
         .product(name: "Dependencies", package: "swift-dependencies"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ],

@@ -37,3 +37,17 @@ extension LuaCapability {
     ])
   }
 }
+
+extension LuaCapability {
+  /// The URL a call of a `deps.http` function asks for, read from its arguments
+  /// (`http.get(url, …)`, `http.request { url = … }`); `nil` when it gives none, and the call
+  /// then fails on its own. For hosts that restrict where requests may go.
+  ///
+  /// ```swift
+  /// LuaCapability.httpURL(of: "http.get", arguments: ["https://dog.ceo/api"])   // "https://dog.ceo/api"
+  /// ```
+  public static func httpURL(of function: String, arguments: [LuaValue]) -> String? {
+    guard let first = arguments.first else { return nil }
+    return function == "http.get" ? first.stringValue : first[LuaString("url")].stringValue
+  }
+}

@@ -1,0 +1,161 @@
+import Composable
+import Foundation
+import LuaBridge
+import LuaFeatures
+
+/// A plugin loaded by a ``PluginHost``: its manifest and grants, its own VM, its feature, its
+/// main session, and what it has cost so far.
+///
+/// ```swift
+/// let dogs = try host.load(examples.appending(path: "dogs"))
+/// dogs.send(["type": "dogs", "action": ["type": "onAppear"]])
+/// print(dogs.render() ?? "")
+/// print(dogs.accounting.actions)
+/// ```
+@MainActor
+public final class Plugin {
+  /// Whether it runs.
+  public enum Status: String, Sendable {
+    /// Loaded and serving.
+    case running
+    /// Unloaded: its reducers refuse every action, its effects were cancelled.
+    case unloaded
+  }
+
+  /// Its manifest (a reload reads it again).
+  public private(set) var manifest: PluginManifest
+  /// What it was granted.
+  public private(set) var grants: PluginGrants
+  /// Its own VM, dependencies and shared values.
+  public let luaHost: LuaFeatureHost
+  /// The version of its feature serving now.
+  public private(set) var feature: LuaFeature
+  /// Its main session: what ``send(_:)``, ``state`` and ``store`` use.
+  public let main: PluginSession
+  /// Running, or unloaded.
+  public private(set) var status: Status = .running
+
+  let meter: PluginMeter
+  let gate: GrantGate
+  /// Every reducer made for it, weakly: a reload swaps them all to the new version.
+  private var cores: [WeakCore] = []
+  /// Every session made for it, weakly: unloading cancels their effects.
+  private var sessions: [WeakSession] = []
+
+  init(
+    manifest: PluginManifest, grants: PluginGrants, luaHost: LuaFeatureHost, feature: LuaFeature, gate: GrantGate,
+    meter: PluginMeter
+  ) {
+    self.manifest = manifest
+    self.grants = grants
+    self.luaHost = luaHost
+    self.feature = feature
+    self.gate = gate
+    self.meter = meter
+    let core = PluginReducerCore(lua: feature.reducer(), meter: meter)
+    self.main = PluginSession(plugin: manifest.name, core: core, initialState: feature.initialState)
+    cores.append(WeakCore(core))
+    sessions.append(WeakSession(main))
+  }
+
+  /// Its name.
+  public var name: String { manifest.name }
+  /// Its folder.
+  public var folder: URL { manifest.folder }
+  /// The main session's store.
+  public var store: Store<LuaState, LuaValue> { main.store }
+  /// The main session's state.
+  public var state: LuaState { main.state }
+
+  /// Sends an action to the main session.
+  @discardableResult
+  public func send(_ action: LuaValue) -> StoreTask {
+    main.send(action)
+  }
+
+  /// The feature's view of `state` (the main session's by default), or `nil` without a `view`
+  /// (or when it fails: the error goes to the host's events).
+  public func render(_ state: LuaState? = nil) -> String? {
+    do {
+      return try feature.render(state ?? main.state)
+    } catch {
+      luaHost.onError(error)
+      return nil
+    }
+  }
+
+  /// A new session: a store of its own running the plugin's feature in the plugin's VM, from
+  /// `initialState` (the feature's by default).
+  public func makeSession(initialState: LuaState? = nil) -> PluginSession {
+    let core = makeCore()
+    let session = PluginSession(plugin: name, core: core, initialState: initialState ?? feature.initialState)
+    sessions.removeAll { $0.session == nil }
+    sessions.append(WeakSession(session))
+    return session
+  }
+
+  /// The plugin's feature as a reducer, for a store of yours (see ``PluginReducer``).
+  public func reducer() -> PluginReducer {
+    PluginReducer(core: makeCore())
+  }
+
+  /// What it has cost so far.
+  public var accounting: PluginAccounting {
+    let live = sessions.compactMap(\.session)
+    let percentiles = meter.percentiles()
+    return PluginAccounting(
+      actions: meter.actions, p50: percentiles?.p50, p99: percentiles?.p99,
+      effectsRunning: live.reduce(0) { $0 + $1.effectsRunning }, memoryInUse: luaHost.vm.memoryInUse,
+      errors: meter.errors, lastError: meter.lastError?.message, sessions: live.count)
+  }
+
+  /// The files its current version was loaded from: the manifest (if any) and every Lua file
+  /// the feature loaded.
+  public var files: [URL] {
+    (manifest.hasManifestFile ? [manifest.file] : []) + feature.loadedFiles
+  }
+
+  private func makeCore() -> PluginReducerCore {
+    let core = PluginReducerCore(lua: feature.reducer(), meter: meter)
+    cores.removeAll { $0.core == nil }
+    cores.append(WeakCore(core))
+    return core
+  }
+
+  /// Makes every running reducer serve `newFeature`, the main session's first: when its
+  /// `migrate` fails, nothing changes and the error is thrown. Another session's failure is
+  /// reported, and that session keeps the old version.
+  func swap(to newFeature: LuaFeature, manifest newManifest: PluginManifest, grants newGrants: PluginGrants) throws(LuaFeatureError) {
+    try main.core.lua.swap(to: newFeature)
+    for core in cores.compactMap(\.core) where core !== main.core {
+      do {
+        try core.lua.swap(to: newFeature)
+      } catch {
+        luaHost.onError(error)
+      }
+    }
+    feature = newFeature
+    manifest = newManifest
+    grants = newGrants
+    gate.update(manifest: newManifest, granted: newGrants.capabilities)
+    luaHost.vm.limits = newGrants.limits
+  }
+
+  /// Stops the plugin: its reducers refuse every action from now on; returns the tasks of the
+  /// effects its sessions started, cancelled.
+  func stop() -> [StoreTask] {
+    status = .unloaded
+    meter.isUnloaded = true
+    return sessions.compactMap(\.session).flatMap { $0.cancelEffects() }
+  }
+}
+
+private struct WeakCore {
+  weak var core: PluginReducerCore?
+  init(_ core: PluginReducerCore) { self.core = core }
+}
+
+private struct WeakSession {
+  weak var session: PluginSession?
+  init(_ session: PluginSession) { self.session = session }
+}

@@ -1,0 +1,105 @@
+import Composable
+import LuaBridge
+import LuaFeatures
+
+/// One store running a plugin's feature: the plugin's main session, or one of many (a server
+/// holding one per user). Sessions of a plugin share its VM; each has its own state and effects.
+///
+/// ```swift
+/// let session = plugin.makeSession()
+/// session.send(["type": "increment"])
+/// session.state.count          // 1
+/// ```
+///
+/// Send through the session (not the store) so that unloading the plugin cancels the effects the
+/// session started. A session whose plugin was unloaded refuses every action.
+@MainActor
+public final class PluginSession {
+  /// The store.
+  public let store: Store<LuaState, LuaValue>
+  /// The name of the plugin it runs.
+  public let plugin: String
+  let core: PluginReducerCore
+  private var tasks: [Int: StoreTask] = [:]
+  private var nextTask = 0
+  /// Whether the action being reduced came from ``send(_:)`` (rather than an effect).
+  private var sendingFromCaller = false
+
+  /// Where an action came from.
+  public enum Source: String, Sendable {
+    /// ``send(_:)``.
+    case send
+    /// An effect (or a `fx.send`).
+    case effect
+  }
+
+  /// Called after each action the store reduced, with where it came from and the state before and
+  /// after: for consoles, logs and recorders.
+  public var onReduce: (@MainActor (_ action: LuaValue, _ source: Source, _ before: LuaState, _ after: LuaState) -> Void)? {
+    didSet { observe() }
+  }
+
+  /// Called when the effects of an action sent with ``send(_:)`` start (`true`) and when they have
+  /// all ended (`false`), with how many such actions have effects running.
+  public var onEffects: (@MainActor (_ action: LuaValue, _ started: Bool, _ running: Int) -> Void)?
+
+  init(plugin: String, core: PluginReducerCore, initialState: LuaState) {
+    self.plugin = plugin
+    self.core = core
+    self.store = Store(initialState: initialState) { PluginReducer(core: core) }
+  }
+
+  /// The current state.
+  public var state: LuaState { store.state }
+
+  /// Sends an action; the state has changed when it returns.
+  ///
+  /// - Returns: The task of the effects it started: await it to wait for them.
+  @discardableResult
+  public func send(_ action: LuaValue) -> StoreTask {
+    sendingFromCaller = true
+    let task = store.send(action)
+    sendingFromCaller = false
+    if task.hasEffects { track(task, for: action) }
+    return task
+  }
+
+  /// Effects of this session running now.
+  public var effectsRunning: Int { store.effectsInFlight }
+
+  /// Cancels every effect the session's actions started; returns their tasks, to await.
+  func cancelEffects() -> [StoreTask] {
+    let running = Array(tasks.values)
+    for task in running { task.cancel() }
+    return running
+  }
+
+  private func track(_ task: StoreTask, for action: LuaValue) {
+    let id = nextTask
+    nextTask += 1
+    tasks[id] = task
+    onEffects?(action, true, tasks.count)
+    Task { [weak self] in
+      await task.finish()
+      guard let self else { return }
+      self.tasks[id] = nil
+      self.onEffects?(action, false, self.tasks.count)
+    }
+  }
+
+  private func observe() {
+    guard onReduce != nil else {
+      core.observer = nil
+      return
+    }
+    core.observer = { [weak self] action, before, after in
+      MainActor.assumeIsolated {
+        guard let self else { return }
+        let source: Source = self.sendingFromCaller ? .send : .effect
+        // NB: only the first action of a `send` is the caller's; those it leads to are effects'.
+        self.sendingFromCaller = false
+        self.onReduce?(action, source, before, after)
+      }
+    }
+  }
+}

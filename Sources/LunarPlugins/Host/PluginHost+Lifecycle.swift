@@ -32,32 +32,38 @@ extension PluginHost {
   ///   failure is also sent to ``onEvent``.
   @discardableResult
   public func reload(_ name: String) throws(PluginError) -> Plugin {
-    guard let plugin = plugins[name] else {
-      throw PluginError(.notLoaded, plugin: name, folder: URL(fileURLWithPath: name), message: "no plugin named \(name) is loaded")
-    }
-    do throws(PluginError) {
-      let manifest = try PluginManifest.read(folder: plugin.folder, in: plugin.luaHost)
-      guard manifest.name == name else {
-        throw PluginError(
-          .name, plugin: name, folder: plugin.folder,
-          message: "its plugin.lua now names it \(manifest.name); a plugin keeps its name while loaded (unload it and load the folder again)",
-          file: PluginManifest.fileName)
-      }
-      let grants = try decideGrants(for: manifest, offered: offering(manifest))
-      let feature = try loadFeature(manifest, in: plugin.luaHost)
-      do throws(LuaFeatureError) {
-        try plugin.swap(to: feature, manifest: manifest, grants: grants)
-      } catch {
-        throw PluginError(
-          .feature, plugin: name, folder: plugin.folder, message: error.message, file: error.file, line: error.line,
-          featureError: error)
-      }
+    do {
+      let plugin = try replace(name)
       onEvent(.reloaded(plugin))
       return plugin
     } catch {
       onEvent(.failed(error, reloading: true))
       throw error
     }
+  }
+
+  /// ``reload(_:)`` without its events.
+  func replace(_ name: String) throws(PluginError) -> Plugin {
+    guard let plugin = plugins[name] else {
+      throw PluginError(.notLoaded, plugin: name, folder: URL(fileURLWithPath: name), message: "no plugin named \(name) is loaded")
+    }
+    let manifest = try PluginManifest.read(folder: plugin.folder, in: plugin.luaHost)
+    guard manifest.name == name else {
+      throw PluginError(
+        .name, plugin: name, folder: plugin.folder,
+        message: "its plugin.lua now names it \(manifest.name); a plugin keeps its name while loaded (unload it and load the folder again)",
+        file: PluginManifest.fileName)
+    }
+    let grants = try decideGrants(for: manifest, offered: offering(manifest))
+    let feature = try loadFeature(manifest, in: plugin.luaHost)
+    do throws(LuaFeatureError) {
+      try plugin.swap(to: feature, manifest: manifest, grants: grants)
+    } catch {
+      throw PluginError(
+        .feature, plugin: name, folder: plugin.folder, message: error.message, file: error.file, line: error.line,
+        featureError: error)
+    }
+    return plugin
   }
 
   /// Waits until every task has ended, or `timeout` passes; returns whether they all ended.

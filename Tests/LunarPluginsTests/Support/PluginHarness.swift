@@ -9,6 +9,7 @@ final class PluginHarness {
   let folders: PluginFolders
   let host: PluginHost
   private(set) var events: [String] = []
+  private(set) var failures: [PluginError] = []
   private(set) var errors: [(plugin: String, error: LuaFeatureError)] = []
 
   /// A host whose plugins may call `slow.wait()` (an asynchronous dependency that waits for a
@@ -33,7 +34,9 @@ final class PluginHarness {
     case let .loaded(plugin): events.append("loaded \(plugin.name)")
     case let .reloaded(plugin): events.append("reloaded \(plugin.name)")
     case let .unloaded(name): events.append("unloaded \(name)")
-    case let .failed(error, reloading): events.append("\(reloading ? "reload failed" : "failed") \(error.plugin)")
+    case let .failed(error, reloading):
+      events.append("\(reloading ? "reload failed" : "failed") \(error.plugin)")
+      failures.append(error)
     case let .error(plugin, error):
       events.append("error \(plugin)")
       errors.append((plugin, error))

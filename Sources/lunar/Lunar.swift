@@ -13,6 +13,7 @@ struct Lunar: AsyncParsableCommand {
 
       Start with:
         lunar run examples/counter     type actions, watch the state change
+        lunar host examples            every plugin of a folder in one host
         lunar test examples            run the features' *_test.lua files
         lunar new my_feature           scaffold a feature and its test
 
@@ -22,6 +23,6 @@ struct Lunar: AsyncParsableCommand {
         lunar --generate-completion-script zsh > "${fpath[1]}/_lunar"
         lunar --generate-completion-script fish > ~/.config/fish/completions/lunar.fish
       """,
-    subcommands: [Run.self, Test.self, Check.self, List.self, New.self, Replay.self, Bench.self]
+    subcommands: [Run.self, HostCommand.self, Test.self, Check.self, List.self, New.self, Replay.self, Bench.self]
   )
 }

@@ -7,7 +7,7 @@ import Testing
     let output = try await Lunar.run(["--help"])
 
     #expect(output.status == 0, "\(output)")
-    for command in ["run", "test", "check", "list", "new", "replay", "bench"] {
+    for command in ["run", "host", "test", "check", "list", "new", "replay", "bench"] {
       #expect(output.stdout.contains("  \(command) "), "missing \(command)\n\(output)")
     }
     #expect(output.stdout.contains("--generate-completion-script"), "\(output)")
@@ -15,6 +15,7 @@ import Testing
 
   static let subcommands: [(command: String, mentions: [String])] = [
     ("run", ["--json", "--deps", "--timeout", "--keep-going", "--record", "--seed", "feature.lua", "main.lua"]),
+    ("host", ["--json", "--watch", "--deny", "plugin.lua", ":plugins", ":use", "--time-limit"]),
     ("test", ["--filter", "--json", "--deps", "_test.lua", "passed", "failed"]),
     ("check", ["--json", "file:line"]),
     ("list", ["--json"]),

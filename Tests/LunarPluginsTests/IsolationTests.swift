@@ -93,7 +93,7 @@ struct IsolationTests {
     #expect(waiter!.accounting.effectsRunning == 1)
     weak let vm = waiter!.luaHost.vm
 
-    let ended = await harness.host.unload("waiter")
+    let ended = await harness.host.unload("waiter", timeout: .seconds(60))
     waiter = nil
 
     #expect(ended)

@@ -30,6 +30,7 @@ public struct PluginReducer: Reducer, Sendable {
       meter.record(PluginMeter.now() &- start)
       return effect
     }
+    core.willReduce?(action)
     let before = state
     let start = PluginMeter.now()
     let effect = core.lua.reduce(into: &state, action: action)
@@ -48,6 +49,8 @@ final class PluginReducerCore: @unchecked Sendable {
   // NB: `@unchecked Sendable`: used on the main actor only, like the Lua reducer it wraps.
   let lua: LuaReducer
   let meter: PluginMeter
+  /// Called before and after each action, when a session watches (see ``PluginSession/onAction``).
+  var willReduce: ((_ action: LuaValue) -> Void)?
   var observer: ((_ action: LuaValue, _ before: LuaState, _ after: LuaState) -> Void)?
 
   init(lua: LuaReducer, meter: PluginMeter) {

@@ -33,11 +33,19 @@ public final class PluginSession {
     case effect
   }
 
+  /// Called before the store reduces each action, with where it came from: for consoles and logs
+  /// that show the action before what it caused (an error, the new state).
+  public var onAction: (@MainActor (_ action: LuaValue, _ source: Source) -> Void)? {
+    didSet { observe() }
+  }
+
   /// Called after each action the store reduced, with where it came from and the state before and
   /// after: for consoles, logs and recorders.
   public var onReduce: (@MainActor (_ action: LuaValue, _ source: Source, _ before: LuaState, _ after: LuaState) -> Void)? {
     didSet { observe() }
   }
+  /// The source of the action being reduced.
+  private var currentSource: Source = .effect
 
   /// Called when the effects of an action sent with ``send(_:)`` start (`true`) and when they have
   /// all ended (`false`), with how many such actions have effects running.
@@ -88,17 +96,24 @@ public final class PluginSession {
   }
 
   private func observe() {
-    guard onReduce != nil else {
+    guard onReduce != nil || onAction != nil else {
+      core.willReduce = nil
       core.observer = nil
       return
+    }
+    core.willReduce = { [weak self] action in
+      MainActor.assumeIsolated {
+        guard let self else { return }
+        self.currentSource = self.sendingFromCaller ? .send : .effect
+        // NB: only the first action of a `send` is the caller's; those it leads to are effects'.
+        self.sendingFromCaller = false
+        self.onAction?(action, self.currentSource)
+      }
     }
     core.observer = { [weak self] action, before, after in
       MainActor.assumeIsolated {
         guard let self else { return }
-        let source: Source = self.sendingFromCaller ? .send : .effect
-        // NB: only the first action of a `send` is the caller's; those it leads to are effects'.
-        self.sendingFromCaller = false
-        self.onReduce?(action, source, before, after)
+        self.onReduce?(action, self.currentSource, before, after)
       }
     }
   }

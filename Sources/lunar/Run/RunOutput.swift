@@ -28,8 +28,17 @@ protocol RunOutput: AnyObject {
 @MainActor
 final class JSONRunOutput: RunOutput {
   private(set) var hostErrors = 0
+  /// The plugin every event names (`"plugin": "dogs"`), in `lunar host`.
+  let plugin: String?
 
-  private func emit(_ object: [String: Any]) {
+  init(plugin: String? = nil) {
+    self.plugin = plugin
+  }
+
+  /// Writes `object` as one line, with the plugin's name when there is one.
+  func emit(_ object: [String: Any]) {
+    var object = object
+    if let plugin { object["plugin"] = plugin }
     do {
       print(try JSONText.line(object))
     } catch {
@@ -99,6 +108,14 @@ final class JSONRunOutput: RunOutput {
 final class TextRunOutput: RunOutput {
   let terminal = Terminal.standardOutput
   private(set) var hostErrors = 0
+  /// Put before actions, effects, errors and printed text (`[dogs] `), in `lunar host`.
+  let label: String
+
+  init(plugin: String? = nil) {
+    self.label = plugin.map { "[\($0)] " } ?? ""
+  }
+
+  private var tag: String { label.isEmpty ? "" : terminal.dim(label) }
 
   func ready(feature: String, state: LuaState, view: String?) {
     print(terminal.bold("\(feature)") + terminal.dim("  — type an action (increment, add title=milk, { type = \"x\" }), :help for commands"))
@@ -108,7 +125,7 @@ final class TextRunOutput: RunOutput {
 
   func action(_ action: LuaValue, source: String) {
     let arrow = source == "input" ? "→" : "⇠"
-    print(terminal.bold("\(arrow) \(action)") + (source == "input" ? "" : terminal.dim("  (from an effect)")))
+    print(tag + terminal.bold("\(arrow) \(action)") + (source == "input" ? "" : terminal.dim("  (from an effect)")))
   }
 
   func state(before: LuaState, after: LuaState, view: String?) {
@@ -122,11 +139,11 @@ final class TextRunOutput: RunOutput {
 
   func effect(_ status: String, for action: LuaValue, running: Int) {
     let type = action[LuaString("type")].stringValue ?? "?"
-    print(terminal.yellow("  ⚙ effect of \(type) \(status)") + terminal.dim(" (\(running) running)"))
+    print(tag + terminal.yellow("  ⚙ effect of \(type) \(status)") + terminal.dim(" (\(running) running)"))
   }
 
   func error(_ error: LuaFeatureError) {
-    printError(Terminal.standardError.red(error.description))
+    printError(Terminal.standardError.red(label + error.description))
   }
 
   func inputError(_ message: String, line: String) {
@@ -147,6 +164,6 @@ final class TextRunOutput: RunOutput {
   }
 
   func printed(_ text: String) {
-    print(text)
+    print(label + text)
   }
 }

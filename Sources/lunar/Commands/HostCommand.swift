@@ -1,0 +1,150 @@
+import ArgumentParser
+import Foundation
+import IssueReporting
+import LuaFeatures
+import LunarPlugins
+
+/// `lunar host [DIR]`: every plugin of a folder in one process, each in its own VM.
+struct HostCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "host",
+    abstract: "Run every plugin of a folder in one host, each in a VM of its own.",
+    discussion: """
+      DIR holds plugin folders: each has a plugin.lua (its name, version, Lua API version, entry \
+      feature and the capabilities it asks for) or just a feature.lua (a plugin asking for \
+      nothing). Each plugin runs in its own VM, with its own limits, and reaches only the \
+      capabilities it was granted: what it asks for, minus what --deny takes away. A plugin that \
+      fails to load is reported and the others run.
+
+      At a terminal, a shell: :plugins lists the plugins (status, version, grants, actions, time \
+      per action, effects, memory, errors), :use NAME picks the one your actions go to, and \
+      actions are typed as in lunar run (increment, add title=milk, { type = "x" }). :help lists \
+      the commands.
+
+      With --json, or when standard input is not a terminal, each input line is a JSON object:
+        {"plugin": "counter", "action": {"type": "increment"}}
+        {"plugin": "counter", "action": "add title=milk"}        (an action typed as at the shell)
+        {"command": "list"}   {"command": "wait"}   {"command": "reload", "plugin": "counter"}
+        {"command": "unload", "plugin": "counter"}   {"command": "load", "path": "plugins/dogs"}
+      and every event is one JSON object per line, naming its plugin:
+        {"event":"loaded","plugin":"dogs","version":"1.2.0","requested":…,"granted":…,"state":…}
+        {"event":"action","plugin":"dogs",…} {"event":"state","plugin":"dogs",…} \
+      {"event":"effect",…} {"event":"error",…}
+        {"event":"failed","plugin":"x","kind":"api","message":…,"file":"plugin.lua","line":4}
+        {"event":"reloaded",…} {"event":"unloaded",…} {"event":"plugins","plugins":[…]}
+      The host keeps serving after any error; at the end of input it waits for running effects \
+      (at most --timeout seconds) and exits 0, or 1 if an error occurred.
+
+      With --watch, a plugin folder added to DIR is loaded, one removed is unloaded, and one whose \
+      Lua files change is reloaded: the new version serves with the state the old one had, and a \
+      version that does not load is reported while the old one keeps serving.
+
+      Examples:
+        lunar host                                  the plugins in examples/
+        lunar host plugins --deny http --deny dogs:storage
+        printf '{"plugin":"counter","action":"increment"}\\n' | lunar host examples
+      """
+  )
+
+  @Argument(help: "A folder of plugin folders.")
+  var folder: String = "examples"
+
+  @Flag(help: "Read and write JSON lines (the default when input is not a terminal).")
+  var json = false
+
+  @Flag(help: "Load, unload and reload plugins as their folders are added, removed and changed.")
+  var watch = false
+
+  @Option(
+    name: .customLong("deny"),
+    help: ArgumentHelp(
+      "Deny a capability to every plugin (http), or to one (dogs:http). Repeat for more.",
+      valueName: "[plugin:]capability"))
+  var denied: [String] = []
+
+  @Option(help: "Dependencies: offline (recorded answers in each plugin's fixtures/http), record or live.")
+  var deps: DependencyMode = .offline
+
+  @Option(help: "Seconds to wait for running effects at the end of input.")
+  var timeout: Double = 5
+
+  @Option(help: "Seed of math.random.")
+  var seed: UInt64 = 0
+
+  @OptionGroup(title: "Limits of each plugin's VM")
+  var limits: HostLimitOptions
+
+  func validate() throws {
+    try EffectTimeout.validate(timeout)
+    for entry in denied {
+      let parts = entry.split(separator: ":", omittingEmptySubsequences: false)
+      guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty }) else {
+        throw ValidationError("--deny takes a capability (http) or a plugin and a capability (dogs:http), got '\(entry)'")
+      }
+    }
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+      throw ValidationError("no folder at \(folder): give a folder of plugin folders")
+    }
+  }
+
+  /// The policy `--deny` describes: what each plugin asks for, minus what is denied.
+  var policy: PluginPolicy {
+    var everyone: Set<String> = []
+    var byPlugin: [String: Set<String>] = [:]
+    for entry in denied {
+      let parts = entry.split(separator: ":").map(String.init)
+      if parts.count == 2 { byPlugin[parts[0], default: []].insert(parts[1]) } else { everyone.insert(parts[0]) }
+    }
+    let shared = everyone
+    return .denying(everyone, byPlugin: byPlugin) { plugin, capability in
+      let option = shared.contains(capability) ? "--deny \(capability)" : "--deny \(plugin):\(capability)"
+      return "lunar host was started with \(option); start it without to grant it"
+    }
+  }
+
+  @MainActor
+  func run() async throws {
+    let scripted = json || !StandardInput.isTerminal
+    let output: HostOutput = scripted ? JSONHostOutput() : TextHostOutput()
+    let issues = RunIssueReporter(output: output.hostOutput)
+    IssueReporters.current = [issues]
+    let mode = deps
+    let host = PluginHost(policy: policy, limits: limits.limits, randomSeed: seed) { manifest in
+      HostDependencies.dependencies(mode: mode, root: manifest.folder)
+    }
+    let root = URL(fileURLWithPath: folder, isDirectory: true).standardizedFileURL
+    let session = HostSession(host: host, folder: root, output: output, scripted: scripted)
+    session.start()
+    if watch { session.watch = host.watch(root) }
+    if !scripted {
+      output.list(host.all)
+      output.note("type an action for the plugin in use, :use NAME to switch, :help for commands")
+      prompt(session)
+    }
+    for await input in StandardInput.lines() {
+      guard case let .text(line) = input else {
+        if case let .tooLong(length) = input {
+          session.inputError("a line of \(length) bytes is longer than an input line may be; it was skipped", line: "")
+        }
+        continue
+      }
+      guard await session.handle(line) else { break }
+      if !scripted {
+        // NB: Give effects a moment so that what they do shows before the next prompt.
+        _ = await session.settle(timeout: .milliseconds(50))
+        prompt(session)
+      }
+    }
+    let stillRunning = await session.settle(timeout: .seconds(timeout))
+    if stillRunning > 0 { output.note("\(stillRunning) effect(s) still running after \(timeout)s; stopping") }
+    session.watch?.cancel()
+    if session.hadErrors { throw ExitCode(1) }
+  }
+
+  @MainActor
+  private func prompt(_ session: HostSession) {
+    print("\(session.current ?? "")> ", terminator: "")
+    flushStandardOutput()
+  }
+}

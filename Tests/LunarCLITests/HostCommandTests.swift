@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+
+/// `lunar host`: every plugin of a folder in one process, as JSON lines.
+struct HostCommandTests {
+  static let plugins = Lunar.testsFolder.appendingPathComponent("Fixtures/plugins")
+
+  /// Runs `lunar host` over `folder` with `lines` of JSON input, in a data folder of its own.
+  func host(in folder: URL = plugins, _ arguments: [String] = [], lines: [String]) async throws -> Lunar.Output {
+    let data = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: data) }
+    return try await Lunar.run(
+      ["host", folder.path] + arguments, input: lines.joined(separator: "\n") + "\n",
+      environment: ["XDG_DATA_HOME": data.path])
+  }
+
+  @Test func everyPluginLoadsAndEveryEventNamesItsPlugin() async throws {
+    let output = try await host(lines: [
+      #"{"plugin": "counter", "action": {"type": "increment"}}"#,
+      #"{"plugin": "greeter", "action": "greet name=Ada"}"#,
+      #"{"plugin": "counter", "action": "increment"}"#,
+    ])
+    #expect(output.status == 0, "\(output)")
+    let loaded = output.events.named("loaded")
+    #expect(loaded.map { $0.string("plugin") } == ["counter", "greeter"])
+    let greeter = try #require(loaded.last)
+    #expect(greeter.string("version") == "1.2.0")
+    #expect((greeter["requested"] as? [String: Any])?["storage"] as? Bool == true)
+    #expect((greeter["granted"] as? [String: Any])?["storage"] as? Bool == true)
+    #expect(output.events.allSatisfy { $0.string("plugin") != nil }, "\(output)")
+    let states = output.events.named("state")
+    #expect(states.map { $0.string("plugin") } == ["counter", "greeter", "counter"])
+    #expect(states.last?.state?["count"] as? Int == 2)
+    #expect(states[1].state?["greeting"] as? String == "Hello, Ada!")
+  }
+
+  @Test func aDeniedCapabilityIsRefusedNamingThePluginAndTheOption() async throws {
+    let output = try await host(["--deny", "greeter:storage"], lines: [
+      #"{"plugin": "greeter", "action": "save"}"#, #"{"command": "wait"}"#,
+    ])
+    let loaded = try #require(output.events.named("loaded").last)
+    #expect((loaded["granted"] as? [String: Any])?["storage"] == nil)
+    let failure = try #require(output.events.named("state").last?.state?["failure"] as? String, "\(output)")
+    #expect(failure.hasSuffix(
+      "deps.storage.set failed: plugin greeter was not granted storage: lunar host was started with --deny greeter:storage; start it without to grant it"),
+      "\(failure)")
+  }
+
+  @Test func aPluginThatFailsToLoadIsReportedAndTheOthersServe() async throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let fixtures = Lunar.testsFolder.appendingPathComponent("Fixtures")
+    try FileManager.default.copyItem(at: Self.plugins.appendingPathComponent("counter"), to: folder.appendingPathComponent("counter"))
+    try FileManager.default.copyItem(at: fixtures.appendingPathComponent("future_plugin"), to: folder.appendingPathComponent("future"))
+
+    let output = try await host(in: folder, lines: [#"{"plugin": "counter", "action": "increment"}"#])
+
+    #expect(output.status == 1, "\(output)")
+    let failed = try #require(output.events.named("failed").first)
+    #expect(failed.string("plugin") == "future")
+    #expect(failed.string("kind") == "api")
+    #expect(failed.string("file") == "plugin.lua")
+    #expect(failed.int("line") == 6)
+    #expect(failed.string("message")?.hasPrefix("api = 2 is a version of the Lua API this host does not offer (it offers api = 1)") == true)
+    #expect(output.events.named("state").last?.state?["count"] as? Int == 1)
+  }
+
+  @Test func aPluginThatLoopsLeavesTheOthersServing() async throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try FileManager.default.copyItem(at: Self.plugins.appendingPathComponent("counter"), to: folder.appendingPathComponent("counter"))
+    let looper = folder.appendingPathComponent("looper")
+    try FileManager.default.createDirectory(at: looper, withIntermediateDirectories: true)
+    try """
+      local lunar = require "lunar"
+      return lunar.feature {
+        name = "Looper", initial = { spins = 0 },
+        reduce = function(state, action)
+          state.spins = state.spins + 1
+          while action.type == "spin" do end
+        end,
+      }
+      """.write(to: looper.appendingPathComponent("feature.lua"), atomically: true, encoding: .utf8)
+
+    let output = try await host(in: folder, ["--time-limit", "0.2"], lines: [
+      #"{"plugin": "counter", "action": "increment"}"#,
+      #"{"plugin": "looper", "action": "spin"}"#,
+      #"{"plugin": "counter", "action": "increment"}"#,
+      #"{"plugin": "looper", "action": "rest"}"#,
+    ])
+
+    let error = try #require(output.events.named("error").first, "\(output)")
+    #expect(error.string("plugin") == "looper")
+    #expect(error.string("message")?.contains("time limit") == true)
+    let states = output.events.named("state")
+    #expect(states.filter { $0.string("plugin") == "counter" }.last?.state?["count"] as? Int == 2)
+    #expect(states.filter { $0.string("plugin") == "looper" }.last?.state?["spins"] as? Int == 1)
+    #expect(output.status == 1)
+  }
+
+  @Test func listShowsEachPluginsGrantsAndCost() async throws {
+    let output = try await host(lines: [
+      #"{"plugin": "counter", "action": "increment"}"#, #"{"command": "list"}"#,
+    ])
+    let list = try #require(output.events.named("plugins").first?["plugins"] as? [[String: Any]], "\(output)")
+    #expect(list.map { $0["name"] as? String } == ["counter", "greeter"])
+    let counter = list[0]
+    #expect(counter["actions"] as? Int == 1)
+    #expect(counter["status"] as? String == "running")
+    #expect((counter["memory"] as? Int ?? 0) > 10_000)
+    #expect((counter["timePerAction"] as? [String: Any])?["p99"] is Int)
+    #expect((list[1]["granted"] as? [String: Any])?["http"] != nil)
+  }
+
+  @Test func unloadAndReloadAreCommands() async throws {
+    let output = try await host(lines: [
+      #"{"plugin": "counter", "action": "increment"}"#,
+      #"{"command": "reload", "plugin": "counter"}"#,
+      #"{"plugin": "counter", "action": "increment"}"#,
+      #"{"command": "unload", "plugin": "counter"}"#,
+      #"{"plugin": "counter", "action": "increment"}"#,
+    ])
+    #expect(output.events.named("reloaded").first?.string("plugin") == "counter")
+    #expect(output.events.named("unloaded").first?.string("plugin") == "counter")
+    #expect(output.events.named("state").last?.state?["count"] as? Int == 2)
+    #expect(output.events.named("error").last?.string("message") == "no plugin named counter is loaded (plugins: greeter)")
+  }
+
+  @Test func aLineThatIsNotJSONIsAnInputErrorAndTheHostGoesOn() async throws {
+    let output = try await host(lines: ["increment", #"{"plugin": "counter", "action": {"type": 3}}"#, #"{"plugin": "counter", "action": "increment"}"#])
+    let errors = output.events.named("error")
+    #expect(errors.count == 2, "\(output)")
+    #expect(errors.allSatisfy { $0.string("kind") == "input" })
+    #expect(output.events.named("state").last?.state?["count"] as? Int == 1)
+    #expect(output.status == 1)
+  }
+}

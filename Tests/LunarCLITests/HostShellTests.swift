@@ -1,0 +1,23 @@
+import Foundation
+import Testing
+
+/// `lunar host` at a terminal: the plugins with their grants and cost, `:use`, actions, views.
+@Suite(.enabled(if: Lunar.terminalAvailable, "needs util-linux's script to provide a terminal"))
+struct HostShellTests {
+  @Test func theShellListsThePluginsSwitchesBetweenThemAndShowsTheirViews() async throws {
+    let data = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: data) }
+    let output = try await Lunar.runAtTerminal(
+      ["host", HostCommandTests.plugins.path],
+      input: "increment\n:use greeter\ngreet name=Ada\n:view counter\n:plugins\n:quit\n")
+    let lines = output.stdout.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n").map(String.init)
+
+    #expect(lines.contains { $0.hasPrefix("✔ greeter 1.2.0  Greeter  asks for http (example.com), storage") }, "\(output)")
+    #expect(lines.contains { $0.hasSuffix("[counter] → {type = \"increment\"}") }, "\(output)")
+    #expect(lines.contains { $0.hasSuffix("[greeter] → {name = \"Ada\", type = \"greet\"}") }, "\(output)")
+    #expect(lines.contains { $0.hasSuffix("greeter> count: 1") }, ":view counter\n\(output)")
+    let header = try #require(lines.last { $0.contains("plugin   status   version  grants") }, "\(output)")
+    #expect(header.contains("actions  p50"))
+    #expect(lines.contains { $0.hasPrefix("counter  running  0.0.0    nothing") && $0.contains("  1  ") }, "\(output)")
+  }
+}

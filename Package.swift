@@ -127,6 +127,17 @@ let package = Package(
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
       ]
     ),
+    // A Swift app made scriptable by Lua plugins: what docs/plugins-swift.md shows, run by a test.
+    .executableTarget(
+      name: "lunar-embed",
+      dependencies: [
+        "LunarPlugins",
+        "LuaFeatures",
+        "Composable",
+        "LuaBridge",
+        .product(name: "CasePathsCore", package: "swift-case-paths"),
+      ]
+    ),
     .executableTarget(
       name: "lunar-workload",
       dependencies: ["LuaFeatures", "Composable", "LuaBridge", "LuaBridgeBench"]
@@ -195,7 +206,7 @@ let package = Package(
     ),
     .testTarget(
       name: "LunarCLITests",
-      dependencies: ["lunar"],
+      dependencies: ["lunar", "lunar-embed"],
       exclude: ["Hostile", "Fixtures"]
     ),
   ],

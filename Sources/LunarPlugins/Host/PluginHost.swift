@@ -135,9 +135,11 @@ public final class PluginHost {
     luaHost.dependencies = gate.guarding(offered)
     // NB: a plugin's shared values are its own: another plugin declaring the same key neither sees
     //     them in memory nor shares their file.
-    luaHost.shared.reset(registry: SharedRegistry(), fileStorage: luaHost.shared.fileStorage)
     if let sharedFolder {
+      luaHost.shared.reset(registry: SharedRegistry(), fileStorage: luaHost.shared.fileStorage)
       luaHost.shared.folder = sharedFolder.appendingPathComponent(manifest.name).appendingPathComponent("shared")
+    } else {
+      luaHost.shared.reset(registry: SharedRegistry(), fileStorage: .inMemory())
     }
     let meter = PluginMeter()
     let name = manifest.name

@@ -39,9 +39,10 @@ enum Lunar {
   /// `environment` adds to (or replaces) the test's own variables.
   static func run(
     _ arguments: [String], input: Data = Data(), in folder: URL? = nil, environment: [String: String] = [:],
-    timeout: Double = 60
+    timeout: Double = 60, program: String = "lunar"
   ) async throws -> Output {
-    let binary = try await binary()
+    // NB: another executable of the package (`lunar-embed`) is built next to `lunar`.
+    let binary = program == "lunar" ? try await binary() : try await binary().deletingLastPathComponent().appendingPathComponent(program)
     return try await withCheckedThrowingContinuation { continuation in
       // NB: Waiting on a process blocks a thread: do it off Swift concurrency's cooperative pool.
       Thread.detachNewThread {

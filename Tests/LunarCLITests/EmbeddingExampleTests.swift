@@ -1,0 +1,20 @@
+import Foundation
+import Testing
+
+/// `lunar-embed`, the Swift app that embeds the example plugins (docs/plugins-swift.md).
+struct EmbeddingExampleTests {
+  @Test func theEmbeddingExampleRunsTheExamplePluginsAndFreesThem() async throws {
+    let output = try await Lunar.run(["examples"], program: "lunar-embed")
+
+    #expect(output.status == 0, "\(output)")
+    #expect(output.lines.contains("loaded counter 0.0.0: asks for nothing, granted nothing") || output.lines.contains {
+      $0.hasPrefix("loaded counter ")
+    }, "\(output)")
+    #expect(output.lines.contains { $0.hasPrefix("counter: count = 3, view:") }, "\(output)")
+    #expect(output.lines.contains("a second session: count = 1 (the main session still has 3)"), "\(output)")
+    #expect(output.lines.contains("a Swift dashboard: taps = 2, its counter's count = 2"), "\(output)")
+    #expect(output.lines.contains { $0.hasPrefix("cost of counter: 6 actions, p50 ") }, "\(output)")
+    #expect(output.lines.contains("unloaded counter"), "\(output)")
+    #expect(output.lines.last == "every plugin's VM was freed", "\(output)")
+  }
+}

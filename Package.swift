@@ -150,6 +150,7 @@ let package = Package(
         "Composable",
         "LuaBridge",
         "LuaBridgeBench",
+        "CLuaBench",
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "DequeModule", package: "swift-collections"),

@@ -29,3 +29,20 @@ struct BenchCommandTests {
     #expect(output.stdout.contains("journal floor, C only"))
   }
 }
+
+/// `lunar bench plugins`: the scale figures' shape (a tiny run; the figures mean nothing here).
+struct PluginScaleBenchTests {
+  @Test func benchPluginsReportsMemoryPerVMAndStoreAndTheSpreads() async throws {
+    let output = try await Lunar.run(
+      ["bench", "plugins", "--stores", "50", "--vms", "5", "--actions", "200", "--repetitions", "1", "--many", "20", "--json"],
+      input: "")
+    #expect(output.status == 0, "\(output)")
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any], "\(output)")
+    #expect(object["feature"] as? String == "Counter")
+    for key in ["bytesPerVM", "luaBytesPerVM", "bytesPerUsedStore", "nsOneStore", "nsSpreadStores", "nsSpreadVMs", "manyStoresBytes"] {
+      #expect((object[key] as? Double ?? 0) > 0, "\(key): \(output)")
+    }
+    #expect((object["returnedAfterUnload"] as? Double ?? 0) > 0.5, "unloading gives most memory back: \(output)")
+  }
+}

@@ -23,4 +23,8 @@ void lunar_floor_push_metatable(lua_State *L, int state, lunar_floor_call *call)
 /* The budget's count hook; the measured reducer never exhausts a budget, so it only has to run. */
 void lunar_floor_hook(lua_State *L, lua_Debug *ar);
 
+/* Bytes the process's allocator has handed out and not taken back (malloc's own count: glibc's
+   mallinfo2, macOS's zone statistics); -1 where neither is known. */
+long long lunar_bench_heap_bytes(void);
+
 #endif

@@ -41,6 +41,10 @@ public final class Plugin {
   private var cores: [WeakCore] = []
   /// Every session made for it, weakly: unloading cancels their effects.
   private var sessions: [WeakSession] = []
+  /// When the lists above are next pruned of what went away: when they have doubled, so that
+  /// making many sessions costs constant time each.
+  private var pruneSessionsAt = 64
+  private var pruneCoresAt = 64
 
   init(
     manifest: PluginManifest, grants: PluginGrants, luaHost: LuaFeatureHost, feature: LuaFeature, gate: GrantGate,
@@ -89,7 +93,10 @@ public final class Plugin {
   public func makeSession(initialState: LuaState? = nil) -> PluginSession {
     let core = makeCore()
     let session = PluginSession(plugin: name, core: core, initialState: initialState ?? feature.initialState)
-    sessions.removeAll { $0.session == nil }
+    if sessions.count >= pruneSessionsAt {
+      sessions.removeAll { $0.session == nil }
+      pruneSessionsAt = max(64, sessions.count * 2)
+    }
     sessions.append(WeakSession(session))
     return session
   }
@@ -117,7 +124,10 @@ public final class Plugin {
 
   private func makeCore() -> PluginReducerCore {
     let core = PluginReducerCore(lua: feature.reducer(), meter: meter)
-    cores.removeAll { $0.core == nil }
+    if cores.count >= pruneCoresAt {
+      cores.removeAll { $0.core == nil }
+      pruneCoresAt = max(64, cores.count * 2)
+    }
     cores.append(WeakCore(core))
     return core
   }

@@ -17,8 +17,10 @@ struct Bench: AsyncParsableCommand {
         swift run -c release lunar bench feature examples/counter
                                                   ns/action for a feature's scripted action mix
         swift run -c release lunar bench bridge   LuaBridge calls and encoding against the C API
+        swift run -c release lunar bench plugins  memory per plugin VM and per store; ns/action
+                                                  over one store, 10,000 stores and 1,000 VMs
       """,
-    subcommands: [All.self, Core.self, Lua.self, Feature.self, Bridge.self, ReloadBench.self, Compose.self],
+    subcommands: [All.self, Core.self, Lua.self, Feature.self, Bridge.self, ReloadBench.self, Compose.self, Plugins.self],
     defaultSubcommand: All.self
   )
 

@@ -46,6 +46,22 @@ struct HostCommandTests {
       "\(failure)")
   }
 
+  @Test func aPluginsStorageIsItsOwn() async throws {
+    let data = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: data) }
+    let output = try await Lunar.run(
+      ["host", Self.plugins.path], input: #"{"plugin": "greeter", "action": "greet name=Ada"}"# + "\n"
+        + #"{"plugin": "greeter", "action": "save"}"# + "\n",
+      environment: ["XDG_DATA_HOME": data.path, "LUNAR_STORAGE": data.appendingPathComponent("shared.json").path])
+
+    #expect(output.status == 0, "\(output)")
+    #expect(output.events.named("state").last?.state?["saved"] as? Bool == true, "\(output)")
+    let file = data.appendingPathComponent("lunar/plugins/greeter/storage.json")
+    let text = try String(contentsOf: file, encoding: .utf8)
+    #expect(text.contains("Hello, Ada!"), "\(text)")
+    #expect(!FileManager.default.fileExists(atPath: data.appendingPathComponent("shared.json").path))
+  }
+
   @Test func aPluginThatFailsToLoadIsReportedAndTheOthersServe() async throws {
     let folder = try makeTemporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }

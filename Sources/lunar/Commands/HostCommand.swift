@@ -111,7 +111,10 @@ struct HostCommand: AsyncParsableCommand {
     IssueReporters.current = [issues]
     let mode = deps
     let host = PluginHost(policy: policy, limits: limits.limits, randomSeed: seed) { manifest in
-      HostDependencies.dependencies(mode: mode, root: manifest.folder)
+      var dependencies = HostDependencies.dependencies(mode: mode, root: manifest.folder)
+      // NB: a plugin's data is its own, whatever `$LUNAR_STORAGE` says for `lunar run`.
+      dependencies.offer(.storage(file: Self.storageFile(for: manifest.name)))
+      return dependencies
     }
     let root = URL(fileURLWithPath: folder, isDirectory: true).standardizedFileURL
     let session = HostSession(host: host, folder: root, output: output, scripted: scripted)
@@ -140,6 +143,13 @@ struct HostCommand: AsyncParsableCommand {
     if stillRunning > 0 { output.note("\(stillRunning) effect(s) still running after \(timeout)s; stopping") }
     session.watch?.cancel()
     if session.hadErrors { throw ExitCode(1) }
+  }
+
+  /// A plugin's `deps.storage` document: `<data>/lunar/plugins/<name>/storage.json`, next to its
+  /// shared files.
+  static func storageFile(for plugin: String) -> URL {
+    LuaCapability.defaultStorageFile(for: "x").deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("plugins").appendingPathComponent(plugin).appendingPathComponent("storage.json")
   }
 
   @MainActor

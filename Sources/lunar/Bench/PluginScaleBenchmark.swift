@@ -61,9 +61,14 @@ struct PluginScaleBenchmark {
 
   static let increment: LuaValue = ["type": "increment"]
 
-  /// A host loading the plugin of `folder`, offering nothing but the built-ins, its shared values in memory.
+  /// A host loading the plugin of `folder`, offering what `lunar host` offers offline, its data
+  /// in memory: a benchmark never writes the user's files.
   func makeHost() -> PluginHost {
-    let host = PluginHost(limits: .init(timePerCall: nil))
+    let host = PluginHost(limits: .init(timePerCall: nil)) { manifest in
+      var dependencies = HostDependencies.dependencies(mode: .offline, root: manifest.folder)
+      dependencies.offer(.storage(file: URL(fileURLWithPath: "/storage.json"), fileStorage: .inMemory()))
+      return dependencies
+    }
     host.sharedFolder = nil
     return host
   }

@@ -57,9 +57,12 @@ enum Lunar {
 
   /// Runs `lunar` with a terminal as its standard input and output (through util-linux's
   /// `script`), as a person at a prompt would.
-  static func runAtTerminal(_ arguments: [String], input: String, timeout: Double = 60) async throws -> Output {
+  static func runAtTerminal(
+    _ arguments: [String], input: String, environment: [String: String] = [:], timeout: Double = 60
+  ) async throws -> Output {
     let binary = try await binary()
-    let command = ([binary.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }
+    let variables = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+    let command = ((variables.isEmpty ? [] : ["/usr/bin/env"] + variables) + [binary.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }
       .joined(separator: " ")
     return try await withCheckedThrowingContinuation { continuation in
       Thread.detachNewThread {

@@ -100,6 +100,8 @@ struct GrantTests {
       "\(text)")
     let lookalike = try await result(of: ["type": "get", "url": "https://notdog.ceo/"], asked: asked, granted: asked)
     #expect(lookalike.contains("not granted http to notdog.ceo"), "\(lookalike)")
+    let userinfo = try await result(of: ["type": "get", "url": "https://dog.ceo@evil.example/"], asked: asked, granted: asked)
+    #expect(userinfo.contains("not granted http to evil.example"), "\(userinfo)")
   }
 
   @Test func builtInsAreEveryPlugins() async throws {

@@ -73,7 +73,9 @@ final class GrantGate: Sendable {
     }
     guard capability == "http", current.granted.httpHosts != nil,
       let url = LuaCapability.httpURL(of: function, arguments: arguments),
-      let host = URLComponents(string: url)?.host, !host.isEmpty
+      // NB: the parser the transport sends with: a URL it cannot read as one with a host is
+      //     refused there, as a bad request.
+      let host = URL(string: url)?.host, !host.isEmpty
     else { return }
     guard current.granted.allows(httpHost: host) else {
       throw PluginGrantError(plugin: plugin, capability: capability, host: host, remedy: hostRemedy(host, current))

@@ -68,8 +68,15 @@ public final class PluginHost {
     self.limits = limits
     self.randomSeed = randomSeed
     self.offering = offering
-    self.sharedFolder = LuaCapability.defaultStorageFile(for: "x").deletingLastPathComponent()
-      .deletingLastPathComponent().appendingPathComponent("plugins")
+    self.sharedFolder = Self.defaultDataFolder
+  }
+
+  /// Where plugins' data goes by default: `<data>/lunar/plugins`, where `<data>` is
+  /// `$XDG_DATA_HOME`, else `~/.local/share`. Each plugin's is `<this>/<plugin name>/`.
+  public nonisolated static var defaultDataFolder: URL {
+    // NB: `<data>/lunar/storage/<name>.json` is where Lunar keeps a feature's storage: two up is `<data>/lunar`.
+    LuaCapability.defaultStorageFile(for: "plugins").deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("plugins")
   }
 
   /// The plugin named `name`, if loaded.

@@ -148,8 +148,7 @@ struct HostCommand: AsyncParsableCommand {
   /// A plugin's `deps.storage` document: `<data>/lunar/plugins/<name>/storage.json`, next to its
   /// shared files.
   static func storageFile(for plugin: String) -> URL {
-    LuaCapability.defaultStorageFile(for: "x").deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("plugins").appendingPathComponent(plugin).appendingPathComponent("storage.json")
+    PluginHost.defaultDataFolder.appendingPathComponent(plugin).appendingPathComponent("storage.json")
   }
 
   @MainActor

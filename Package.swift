@@ -192,8 +192,7 @@ let package = Package(
         "ComposableTesting",
         .product(name: "Dependencies", package: "swift-dependencies"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
-      ],
-      exclude: ["Fixtures"]
+      ]
     ),
     .testTarget(
       name: "LuaBridgeTests",

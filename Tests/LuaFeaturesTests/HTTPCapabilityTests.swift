@@ -105,6 +105,15 @@ import Testing
     #expect(store.state.body == "status 404")
   }
 
+  @Test func aRedirectIsAnAnswerNotFollowed() async throws {
+    let (store, _) = try makeStore(.live)
+    await send(store, ["type": "get", "url": .text(server.url + "/redirect")])
+
+    #expect(store.state.status == 302)
+    #expect(store.state.headers[LuaString("location")] == "/echo?redirected=1")
+    #expect(server.requests() == ["GET /redirect"])
+  }
+
   @Test func aRefusedConnectionIsAnErrorNamingTheURL() async throws {
     let (store, _) = try makeStore(.live)
     await send(store, ["type": "get", "url": "http://127.0.0.1:1/nothing"])

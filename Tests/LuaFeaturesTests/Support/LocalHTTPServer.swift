@@ -5,7 +5,8 @@ import Foundation
 /// - `/echo…`: 200, the request as JSON (`method`, `path`, `headers` in lower case, `body`);
 /// - `/status/<code>`: that status, body `status <code>`;
 /// - `/slow`: after 5 seconds, 200;
-/// - `/binary`: 200, the bytes 0…255.
+/// - `/binary`: 200, the bytes 0…255;
+/// - `/redirect`: 302 to `/echo?redirected=1`.
 ///
 /// Every request is logged (`requests()`), so a test can tell whether the network was used.
 final class LocalHTTPServer: @unchecked Sendable {
@@ -42,6 +43,11 @@ final class LocalHTTPServer: @unchecked Sendable {
             elif self.path == "/slow":
                 time.sleep(5)
                 self.answer(200, b"late")
+            elif self.path == "/redirect":
+                self.send_response(302)
+                self.send_header("Location", "/echo?redirected=1")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
             elif self.path == "/binary":
                 self.answer(200, bytes(range(256)), "application/octet-stream")
             else:

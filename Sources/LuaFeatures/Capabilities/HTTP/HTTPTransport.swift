@@ -23,8 +23,12 @@ public struct HTTPTransport: Sendable {
   }
 
   /// Real requests through `URLSession` (an ephemeral session: no cookies or cache kept).
+  ///
+  /// Redirects are not followed: a 3xx answer reaches the script with its `location` header, and
+  /// following it is a request of its own, which the host's checks see (a plugin granted one host
+  /// cannot be led to another by that host's answers).
   public static var live: HTTPTransport {
-    let session = URLSession(configuration: .ephemeral)
+    let session = URLSession(configuration: .ephemeral, delegate: RedirectRefusal(), delegateQueue: nil)
     return HTTPTransport { request in try await send(request, through: session) }
   }
 
@@ -89,5 +93,15 @@ public struct HTTPTransport: Sendable {
       return "the secure connection failed"
     default: return "URL error \(error.code.rawValue)"
     }
+  }
+}
+
+/// Answers every redirect with "do not follow": the 3xx response itself is the answer.
+private final class RedirectRefusal: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+  func urlSession(
+    _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+  ) {
+    completionHandler(nil)
   }
 }

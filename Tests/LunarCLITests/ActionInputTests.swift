@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The three forms an action line can take, read the way Lua would read them.
+/// The four forms an action line can take, read the way Lua would read them.
 @Suite struct ActionInputTests {
   private func echo(_ line: String) async throws -> (fields: [String: Any], types: [String: String], output: Lunar.Output) {
     let output = try await Lunar.run(["run", Lunar.fixture("echo")], input: line + "\n")
@@ -56,15 +56,92 @@ import Testing
     #expect((fields["item"] as? [String: Any])?["title"] as? String == "milk")
   }
 
+  @Test func aJSONObjectLineIsAnActionWithItsTypes() async throws {
+    let (fields, types, output) = try await echo(#"{"type": "add", "count": 2, "price": 2.5, "done": true, "tags": ["a", "b"], "item": {"title": "milk"}, "gone": null}"#)
+
+    #expect(output.status == 0, "\(output)")
+    #expect(types == ["type": "string", "count": "integer", "price": "float", "done": "boolean", "tags": "table", "item": "table"])
+    #expect(fields["tags"] as? [String] == ["a", "b"])
+    #expect((fields["item"] as? [String: Any])?["title"] as? String == "milk")
+  }
+
+  @Test func aMalformedJSONLineIsReportedByTheJSONReader() async throws {
+    let output = try await Lunar.run(["run", Lunar.fixture("echo")], input: #"{"type": "add", "count": }"# + "\n")
+
+    #expect(output.status == 1, "\(output)")
+    let message = try #require(output.events.named("error").first?.string("message"), "\(output)")
+    #expect(message.hasPrefix("not a JSON object: "), "\(message)")
+  }
+
+  @Test func aJSONObjectWithoutATypeIsRefused() async throws {
+    let output = try await Lunar.run(["run", Lunar.fixture("echo")], input: #"{"kind": "add"}"# + "\n")
+
+    #expect(output.status == 1, "\(output)")
+    #expect(output.events.named("error").first?.string("message") == #"an action is a table with a string `type`, like {"type": "increment"}"#)
+  }
+
+  @Test func aKeyValueTableIsReadAsALuaTable() async throws {
+    let (fields, types, output) = try await echo(#"todo id=3 action={type="toggle"} tags={ "a", "b } c" } empty={}"#)
+
+    #expect(output.status == 0, "\(output)")
+    #expect(types == ["type": "string", "id": "integer", "action": "table", "tags": "table", "empty": "table"])
+    #expect((fields["action"] as? [String: Any])?["type"] as? String == "toggle")
+    #expect(fields["tags"] as? [String] == ["a", "b } c"])
+  }
+
+  @Test func keyValueStringsAndNumbersFollowLuasLiterals() async throws {
+    let (fields, types, output) = try await echo(#"add single='milk' tab="a\tb" hex=0x10 negative=-0x10"#)
+
+    #expect(output.status == 0, "\(output)")
+    #expect(types == ["type": "string", "single": "string", "tab": "string", "hex": "integer", "negative": "integer"])
+    #expect(fields["single"] as? String == "milk")
+    #expect(fields["tab"] as? String == "a\tb")
+    #expect(fields["hex"] as? Int == 16)
+    #expect(fields["negative"] as? Int == -16)
+  }
+
+  @Test func aKeyValueTableRunsInTheScratchSandbox() async throws {
+    let output = try await Lunar.run(
+      ["run", Lunar.fixture("echo"), "--keep-going"],
+      input: "add leak={ (function() leaked = 1 return 1 end)() }\nadd x={ leaked == nil }\nadd y={ os.exit() }\n"
+    )
+
+    #expect(output.status == 1, "\(output)")
+    let states = output.events.named("state").compactMap { $0.state?["last"] as? [String: Any] }
+    #expect(states.count == 2, "\(output)")
+    #expect(states.last?["x"] as? [Bool] == [true], "a global set by one line is gone at the next\n\(output)")
+    let error = try #require(output.events.named("error").first?.string("message"), "\(output)")
+    #expect(error.contains("attempt to index a nil value (global 'os')"), "\(error)")
+  }
+
+  @Test func aKeyValueTableThatLoopsForeverIsStoppedByTheLimits() async throws {
+    let output = try await Lunar.run(
+      ["run", Lunar.fixture("echo"), "--keep-going", "--instruction-limit", "1000000", "--time-limit", "60"],
+      input: "add x={ (function() while true do end end)() }\nincrement\n"
+    )
+
+    #expect(output.status == 1, "\(output)")
+    #expect(output.events.named("error").map { $0.string("message") } == ["input:1: instruction limit exceeded (1000000 instructions per call)"], "\(output)")
+    #expect(output.events.named("action").map(\.actionType) == ["increment"], "\(output)")
+  }
+
+  @Test func aKeyValueBraceThatIsNotATableIsRefused() async throws {
+    let output = try await Lunar.run(["run", Lunar.fixture("echo")], input: "add x={}==1\n")
+
+    #expect(output.status == 1, "\(output)")
+    #expect(output.events.named("error").first?.string("message") == "x={}==1 is not a table", "\(output)")
+  }
+
   @Test func eachFormIsEchoedInItsActionEvent() async throws {
     let output = try await Lunar.run(
       ["run", Lunar.fixture("echo")],
-      input: "increment\nadd count=2\n{ type = \"add\", count = 2 }\n"
+      input: "increment\nadd count=2\n{ type = \"add\", count = 2 }\n{\"type\": \"add\", \"count\": 2}\n"
     )
 
     #expect(output.status == 0, "\(output)")
     #expect(output.events.named("action").map(\.line) == [
       #"{"action":{"type":"increment"},"event":"action","source":"input"}"#,
+      #"{"action":{"count":2,"type":"add"},"event":"action","source":"input"}"#,
       #"{"action":{"count":2,"type":"add"},"event":"action","source":"input"}"#,
       #"{"action":{"count":2,"type":"add"},"event":"action","source":"input"}"#,
     ])

@@ -13,13 +13,19 @@ struct Run: AsyncParsableCommand {
 
       At a terminal, type an action per line:
         increment                          a bare type
-        add title=milk count=2             a type and fields
+        add title=milk tags={ "a" }        a type and fields
         { type = "add", title = "milk" }   a Lua table literal
-      and see the action, the state's diff, effects starting and finishing, and errors with \
+        {"type": "add", "title": "milk"}   a JSON object
+      A line starting with { is JSON when its first key is a quoted string followed by a colon \
+      (which Lua never writes), and a Lua table literal otherwise. In key=value, a value is read \
+      as a Lua literal (2, 0x10, 2.5, true, nil, "two words", 'x', { "a", "b" }), and is a string \
+      otherwise (title=milk). Lua text runs in a scratch sandbox of its own, under the limits.
+
+      You see the action, the state's diff, effects starting and finishing, and errors with \
       file:line. :help lists the commands (:state, :history, :deps, :wait, :quit …).
 
-      With --json, or when standard input is not a terminal, each input line is an action and \
-      every event is one JSON object per line on standard output:
+      With --json, or when standard input is not a terminal, each input line is an action in any \
+      of these forms, and every event is one JSON object per line on standard output:
         {"event":"action",…} {"event":"state","state":…} {"event":"effect",…}
         {"event":"error","message":…,"file":…,"line":…} {"event":"warning","message":…}
       At the end of input, lunar waits for running effects (at most --timeout seconds) and exits \

@@ -3,17 +3,22 @@ import LuaFeatures
 
 /// Reads an action typed at the prompt or given on a line of input.
 ///
-/// Three forms:
-/// - a Lua table literal: `{ type = "add", title = "milk" }`;
+/// Four forms, told apart by how the line starts:
+/// - a JSON object, when the line starts with `{` and its first key is a quoted string followed
+///   by `:` (which Lua never writes): `{"type": "add", "title": "milk"}`;
+/// - a Lua table literal, any other line starting with `{`: `{ type = "add", title = "milk" }`;
 /// - a bare type: `increment`;
-/// - a type and fields: `add title=milk count=2 done=true note="two words"`.
+/// - a type and fields: `add title=milk count=2 done=true note="two words" tags={ "a", "b" }`.
 ///
-/// Values in `key=value` are read as Lua would: integers, floats, `true`/`false`, quoted strings;
-/// anything else is a string.
+/// Values in `key=value` are read as Lua reads a literal: integers (`2`, `0x10`), floats (`2.5`),
+/// `true`/`false`/`nil`, strings in `"…"` or `'…'` with Lua's escapes, and tables `{ … }`;
+/// anything else is a string (`title=milk`).
 ///
-/// A table literal runs in a scratch environment of its own, made for the line and dropped after
-/// it: globals it sets or library tables it changes outlive nothing, so a line cannot park memory
-/// that the feature's ceiling would then lack. It runs under the VM's limits like any call.
+/// Lua text (a table literal, a table value, a string with escapes) runs in a scratch environment
+/// of its own, made for the line and dropped after it: globals it sets or library tables it
+/// changes outlive nothing, so a line cannot park memory that the feature's ceiling would then
+/// lack. It runs under the VM's limits like any call. JSON is read by the same decoder as JSON
+/// everywhere else in Lunar, with the VM's nesting limit.
 @MainActor
 struct ActionParser {
   let vm: LuaVM
@@ -22,70 +27,125 @@ struct ActionParser {
     self.vm = vm
   }
 
+  /// The action `line` holds. This is the one place where a line of input becomes an action.
   func parse(_ line: String) throws(ActionParseError) -> LuaValue {
     let text = line.trimmingCharacters(in: .whitespaces)
     guard !text.isEmpty else { throw ActionParseError("empty line") }
+    if Self.isJSONObject(text) { return try parseJSON(text) }
     if text.hasPrefix("{") { return try parseTable(text) }
-    let words = try split(text)
+    return try parseFields(text)
+  }
+
+  /// Whether `text` is written as a JSON object: `{`, then a quoted key followed by `:`.
+  static func isJSONObject(_ text: String) -> Bool {
+    var bytes = text.utf8.makeIterator()
+    guard bytes.next() == UInt8(ascii: "{") else { return false }
+    var byte = bytes.next()
+    while let current = byte, isJSONSpace(current) { byte = bytes.next() }
+    guard byte == UInt8(ascii: "\"") else { return false }
+    while let current = bytes.next() {
+      if current == UInt8(ascii: "\\") {
+        _ = bytes.next()
+      } else if current == UInt8(ascii: "\"") {
+        byte = bytes.next()
+        while let current = byte, isJSONSpace(current) { byte = bytes.next() }
+        return byte == UInt8(ascii: ":")
+      }
+    }
+    return false
+  }
+
+  private static func isJSONSpace(_ byte: UInt8) -> Bool {
+    byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\n")
+  }
+
+  private func parseJSON(_ text: String) throws(ActionParseError) -> LuaValue {
+    let value: LuaValue
+    do {
+      value = try LuaJSONDecoder(depthLimit: vm.limits.dataDepth).decode(text)
+    } catch {
+      throw ActionParseError("not a JSON object: \(error)")
+    }
+    return try Self.checked(value, example: #"{"type": "increment"}"#)
+  }
+
+  private func parseTable(_ text: String) throws(ActionParseError) -> LuaValue {
+    let sandbox = try scratchSandbox()
+    let value = try evaluate(text, in: sandbox) { count in
+      // NB: `{ type = "a" }, { type = "b" }` is valid Lua returning two values: taking the first
+      //     would silently drop the rest.
+      "one action per line: this line holds \(count) values"
+    }
+    return try Self.checked(value, example: #"{ type = "increment" }"#)
+  }
+
+  private func parseFields(_ text: String) throws(ActionParseError) -> LuaValue {
+    let words = try ActionWords.split(text)
     guard let type = words.first, Self.isName(type) else {
       throw ActionParseError("an action starts with its type (a name like increment), got '\(words.first ?? text)'")
     }
     var fields: [LuaString: LuaValue] = ["type": .text(type)]
+    // NB: made on the first value that needs Lua, and shared by the line's values.
+    var sandbox: LuaSandbox?
     for word in words.dropFirst() {
       guard let equals = word.firstIndex(of: "="), Self.isName(String(word[..<equals])) else {
         throw ActionParseError("expected key=value after the type, got '\(word)'")
       }
-      fields[LuaString(String(word[..<equals]))] = Self.value(String(word[word.index(after: equals)...]))
+      let key = String(word[..<equals])
+      let text = String(word[word.index(after: equals)...])
+      if let value = Self.value(text) {
+        fields[LuaString(key)] = value
+        continue
+      }
+      let scratch: LuaSandbox
+      if let sandbox {
+        scratch = sandbox
+      } else {
+        scratch = try scratchSandbox()
+        sandbox = scratch
+      }
+      let value = try evaluate(text, in: scratch) { count in "\(key)=… holds \(count) values; give it one" }
+      if text.hasPrefix("{") {
+        switch value {
+        case .table, .array: break
+        // NB: `{…}` followed by an operator (`{} == x`) is another expression than a table.
+        default: throw ActionParseError("\(key)=\(text) is not a table")
+        }
+      }
+      fields[LuaString(key)] = value
     }
     return .table(fields)
   }
 
-  private func parseTable(_ text: String) throws(ActionParseError) -> LuaValue {
+  /// A sandbox of its own for one line, with no access to features (see above).
+  private func scratchSandbox() throws(ActionParseError) -> LuaSandbox {
+    do {
+      return try vm.makeSandbox()
+    } catch {
+      throw ActionParseError(error.message)
+    }
+  }
+
+  /// The one value the Lua expression `text` gives.
+  private func evaluate(
+    _ text: String, in sandbox: LuaSandbox, count: (Int) -> String
+  ) throws(ActionParseError) -> LuaValue {
     let values: [LuaValue]
     do {
-      // NB: a sandbox of its own per line, with no access to features (see above).
-      let sandbox = try vm.makeSandbox()
       let chunk = try sandbox.load("return " + text, chunkName: "input")
       values = try vm.call(chunk)
     } catch {
       throw ActionParseError(error.message)
     }
-    // NB: `{ type = "a" }, { type = "b" }` is valid Lua returning two values: taking the first
-    //     would silently drop the rest.
-    guard values.count == 1, let value = values.first else {
-      throw ActionParseError("one action per line: this line holds \(values.count) values")
-    }
-    guard case let .table(fields) = value, fields[LuaString("type")]?.stringValue != nil else {
-      throw ActionParseError("an action is a table with a string `type`, like { type = \"increment\" }")
-    }
+    guard values.count == 1, let value = values.first else { throw ActionParseError(count(values.count)) }
     return value
   }
 
-  /// Splits on spaces, keeping double-quoted parts together.
-  private func split(_ text: String) throws(ActionParseError) -> [String] {
-    var words: [String] = []
-    var current = ""
-    var quoted = false
-    var escaped = false
-    for character in text {
-      if escaped {
-        current.append(character)
-        escaped = false
-      } else if character == "\\" && quoted {
-        escaped = true
-      } else if character == "\"" {
-        quoted.toggle()
-        current.append(character)
-      } else if character == " " && !quoted {
-        if !current.isEmpty { words.append(current) }
-        current = ""
-      } else {
-        current.append(character)
-      }
+  private static func checked(_ value: LuaValue, example: String) throws(ActionParseError) -> LuaValue {
+    guard case let .table(fields) = value, fields[LuaString("type")]?.stringValue != nil else {
+      throw ActionParseError("an action is a table with a string `type`, like \(example)")
     }
-    guard !quoted else { throw ActionParseError("unterminated string") }
-    if !current.isEmpty { words.append(current) }
-    return words
+    return value
   }
 
   static func isName(_ text: String) -> Bool {
@@ -93,8 +153,15 @@ struct ActionParser {
     return text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
   }
 
-  static func value(_ text: String) -> LuaValue {
-    if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") { return .text(String(text.dropFirst().dropLast())) }
+  /// The value of `text` when Swift reads it as Lua would, or `nil` when it needs Lua (a table, a
+  /// string with escapes).
+  static func value(_ text: String) -> LuaValue? {
+    if let quote = text.first, quote == "\"" || quote == "'" {
+      let body = text.dropFirst().dropLast()
+      guard text.count >= 2, text.last == quote, !body.contains("\\"), !body.contains(quote) else { return nil }
+      return .text(String(body))
+    }
+    if text.hasPrefix("{") { return nil }
     switch text {
     case "true": return true
     case "false": return false
@@ -102,8 +169,25 @@ struct ActionParser {
     default: break
     }
     if let integer = Int64(text) { return .integer(integer) }
+    if let integer = hexadecimalInteger(text) { return .integer(integer) }
     if let number = Double(text), number.isFinite { return .number(number) }
     return .text(text)
+  }
+
+  /// `0x10` or `-0xff`, wrapping around as Lua's hexadecimal integers do.
+  private static func hexadecimalInteger(_ text: String) -> Int64? {
+    let negative = text.hasPrefix("-")
+    let digits = text.dropFirst(negative ? 1 : 0)
+    guard digits.hasPrefix("0x") || digits.hasPrefix("0X") else { return nil }
+    let hex = digits.dropFirst(2)
+    guard !hex.isEmpty else { return nil }
+    var value: UInt64 = 0
+    for character in hex {
+      guard let digit = character.hexDigitValue else { return nil }
+      value = value &* 16 &+ UInt64(digit)
+    }
+    let integer = Int64(bitPattern: value)
+    return negative ? 0 &- integer : integer
   }
 }
 

@@ -200,8 +200,9 @@ final class RunSession {
   static let help = """
     Type an action and press return:
       increment                          a bare type
-      add title=milk count=2 done=true   a type and fields (quote strings with spaces: note="two words")
+      add title=milk count=2 done=true   a type and fields, read as Lua literals (note="two words", tags={ "a" })
       { type = "add", tags = { "a" } }   a Lua table literal
+      {"type": "add", "tags": ["a"]}     a JSON object (its first key quoted, then a colon)
     Commands:
       :state     the whole state          :view      the feature's view
       :history   the actions sent         :deps      the dependencies it can use

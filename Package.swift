@@ -32,6 +32,7 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
   ],
   targets: [
     .systemLibrary(
@@ -59,6 +60,16 @@ let package = Package(
       name: "EmbedLua",
       capability: .buildTool(),
       dependencies: ["embed-lua"]
+    ),
+    // Files served by a web page (HTML, CSS, JavaScript), embedded in the binary at build time (see
+    // Plugins/EmbedAssets), so the page works offline and needs nothing beside the executable.
+    .executableTarget(
+      name: "embed-assets"
+    ),
+    .plugin(
+      name: "EmbedAssets",
+      capability: .buildTool(),
+      dependencies: ["embed-assets"]
     ),
     .target(
       name: "CLuaBench",
@@ -127,6 +138,19 @@ let package = Package(
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
       ]
     ),
+    // The devtools page of a session: a small HTTP and WebSocket server on 127.0.0.1 (FlyingFox: no
+    // dependencies of its own; see docs/devtools.md) and the page, embedded from `Page/`.
+    .target(
+      name: "LunarDevtools",
+      dependencies: [
+        "LuaBridge",
+        .product(name: "FlyingFox", package: "FlyingFox"),
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+        .product(name: "DequeModule", package: "swift-collections"),
+      ],
+      exclude: ["Page"],
+      plugins: ["EmbedAssets"]
+    ),
     // A Swift app made scriptable by Lua plugins: what docs/plugins-swift.md shows, run by a test.
     .executableTarget(
       name: "lunar-embed",
@@ -146,6 +170,7 @@ let package = Package(
       name: "lunar",
       dependencies: [
         "LunarPlugins",
+        "LunarDevtools",
         "LuaFeatures",
         "Composable",
         "LuaBridge",
@@ -193,6 +218,10 @@ let package = Package(
         .product(name: "Dependencies", package: "swift-dependencies"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
+    ),
+    .testTarget(
+      name: "LunarDevtoolsTests",
+      dependencies: ["LunarDevtools", "LuaBridge"]
     ),
     .testTarget(
       name: "LuaBridgeTests",

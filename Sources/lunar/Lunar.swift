@@ -25,4 +25,8 @@ struct Lunar: AsyncParsableCommand {
       """,
     subcommands: [Run.self, HostCommand.self, Test.self, Check.self, List.self, New.self, Replay.self, Bench.self]
   )
+
+  static func main() async {
+    await main(DevtoolsOptions.completing(Array(CommandLine.arguments.dropFirst())))
+  }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import IssueReporting
 import LuaFeatures
+import LunarDevtools
 
 /// `lunar run PATH`: runs a feature in a store, fed by actions typed (or piped) in.
 struct Run: AsyncParsableCommand {
@@ -73,6 +74,9 @@ struct Run: AsyncParsableCommand {
   @Option(help: ArgumentHelp("Input actions :history keeps (the oldest are forgotten first).", valueName: "count"))
   var history = 1000
 
+  @OptionGroup(title: "Devtools")
+  var devtools: DevtoolsOptions
+
   @OptionGroup(title: "Limits")
   var limits: HostLimitOptions
 
@@ -112,6 +116,8 @@ struct Run: AsyncParsableCommand {
     )
     session.start()
     if watch { session.startWatching() }
+    let server = try await serveDevtools(session, feature: location.script.path)
+    defer { if let server { Task { await server.stop() } } }
     if !scripted { prompt() }
     for await input in StandardInput.lines() {
       guard case let .text(line) = input else {
@@ -137,6 +143,21 @@ struct Run: AsyncParsableCommand {
       output.note("\(stillRunning) effect(s) still running after \(timeout)s; stopping")
     }
     if session.hadErrors { throw ExitCode(1) }
+  }
+
+  /// Serves the devtools page when `--devtools` asks for it, saying where on standard error.
+  @MainActor
+  private func serveDevtools(_ session: RunSession, feature: String) async throws -> DevtoolsServer? {
+    guard let port = devtools.port else { return nil }
+    let hub = DevtoolsHub(feature: feature, seed: seed, historyLimit: devtools.history)
+    session.devtools = RunDevtools(session: session, hub: hub)
+    do {
+      let server = try await DevtoolsServer.start(hub: hub, port: UInt16(port))
+      printError(Terminal.standardError.dim("devtools: \(server.url)"))
+      return server
+    } catch {
+      throw ValidationError("\(error)")
+    }
   }
 
   private func prompt() {

@@ -6,14 +6,19 @@ import LuaFeatures
 /// state around it.
 struct ObservingReducer<Base: Reducer<LuaState, LuaValue>>: Reducer {
   let base: Base
-  /// Called before the base reducer runs, so the action shows before any error it causes.
-  let willReduce: @MainActor @Sendable (_ action: LuaValue) -> Void
+  /// Called before the base reducer runs, so the action shows before any error it causes. A state
+  /// it returns replaces the store's instead, and the base reducer does not run (the devtools'
+  /// "resume from here").
+  let willReduce: @MainActor @Sendable (_ action: LuaValue) -> LuaState?
   let didReduce: @MainActor @Sendable (_ action: LuaValue, _ before: LuaState, _ after: LuaState) -> Void
 
   func reduce(into state: inout LuaState, action: LuaValue) -> Effect<LuaValue> {
     let willReduce = self.willReduce
     let didReduce = self.didReduce
-    MainActor.assumeIsolated { willReduce(action) }
+    if let replacement = MainActor.assumeIsolated({ willReduce(action) }) {
+      state = replacement
+      return .none
+    }
     let before = state
     let effect = base.reduce(into: &state, action: action)
     let after = state

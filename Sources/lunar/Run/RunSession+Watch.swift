@@ -27,6 +27,7 @@ extension RunSession {
       return String(file.path.dropFirst(root.path.count + 1))
     }
     (output as? ReloadReporting)?.reload(ok: event.succeeded, milliseconds: event.milliseconds, files: files, error: error)
+    inspector?.reloaded(files: files, error: error)
   }
 }
 

@@ -32,6 +32,12 @@ final class RunSession {
   /// How many actions effects have sent so far.
   private(set) var effectActions = 0
   private var nextSource = "effect"
+  /// The devtools page, while one is connected; `nil` otherwise, so that an unwatched run pays nothing.
+  var inspector: (any SessionInspector)?
+  /// The devtools page's glue, kept for as long as the session (`--devtools`).
+  var devtools: AnyObject?
+  /// The state "resume from here" puts the store back in, taken by the next reduce.
+  private var replacement: LuaState?
 
   init(
     host: LuaFeatureHost, feature: LuaFeature, output: RunOutput, keepGoing: Bool, recorder: Recorder?,
@@ -89,8 +95,9 @@ final class RunSession {
     return keepGoing || StandardInput.isTerminal
   }
 
-  /// Sends an action from input; returns `false` when an error should stop the session.
-  func send(_ action: LuaValue) -> Bool {
+  /// Sends an action from input (or, with `source` "devtools", from the page); returns `false` when
+  /// an error should stop the session.
+  func send(_ action: LuaValue, source: String = "input") -> Bool {
     let errorsBefore = errors
     sentCount += 1
     if historyLimit > 0 {
@@ -98,10 +105,11 @@ final class RunSession {
       history.append(action)
     }
     recorder?.action(action)
-    nextSource = "input"
+    nextSource = source
     let task = store.send(action)
     nextSource = "effect"
     recorder?.state(store.state)
+    inspector?.settled(store.state)
     if task.hasEffects { track(task, for: action) }
     return errors == errorsBefore || keepGoing || StandardInput.isTerminal
   }
@@ -127,35 +135,64 @@ final class RunSession {
 
   var hadErrors: Bool { errors > 0 || output.hostErrors > 0 }
 
+  /// Puts the store back in `state` (the devtools' "resume from here"); running effects go on.
+  func resume(_ state: LuaValue) {
+    let before = store.state
+    replacement = LuaState(state)
+    // NB: the action is never reduced: the observing reducer takes the replacement instead.
+    store.send(.nil)
+    let after = store.state
+    let view = render(after)
+    output.note("the store was put back in an earlier state (devtools)")
+    output.state(before: before, after: after, view: before == after ? nil : view)
+    inspector?.resumed(state: after, view: view)
+  }
+
+  /// The view of `state`, or `nil` when the feature has none or it fails (the error is shown).
+  func view(of state: LuaState) -> String? {
+    render(state)
+  }
+
   private func track(_ task: StoreTask, for action: LuaValue) {
     running += 1
     output.effect("started", for: action, running: running)
+    let inspected = inspector?.effectsStarted(by: action)
     Task { @MainActor [weak self] in
       await task.finish()
       guard let self else { return }
       self.running -= 1
       self.output.effect("finished", for: action, running: self.running)
+      if let inspected { self.inspector?.effectsEnded(inspected, cancelled: task.isCancelled) }
     }
   }
 
-  private func willReduce(_ action: LuaValue) {
+  private func willReduce(_ action: LuaValue) -> LuaState? {
+    if let replacement {
+      self.replacement = nil
+      return replacement
+    }
     output.action(action, source: nextSource)
+    inspector?.willReduce(action, source: nextSource)
     if nextSource == "effect" {
       effectActions += 1
       recorder?.effectAction(action)
     }
     nextSource = "effect"
+    return nil
   }
 
   private func didReduce(_ action: LuaValue, before: LuaState, after: LuaState) {
     issues?.deliverPending()
-    output.state(before: before, after: after, view: before == after ? nil : render(after))
+    let view = before == after ? nil : render(after)
+    output.state(before: before, after: after, view: view)
+    inspector?.didReduce(state: after, view: view)
   }
 
   private func failed(_ error: LuaFeatureError) {
     issues?.deliverPending()
     errors += 1
     output.error(error)
+    inspector?.failed(error)
   }
 
   private func render(_ state: LuaState) -> String? {

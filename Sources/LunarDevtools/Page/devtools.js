@@ -1,0 +1,241 @@
+// The devtools page: a live log of the session's actions, time travel through the states they led
+// to, effects, dispatch, import and export. It speaks JSON over a WebSocket to the host (/session):
+// entries arrive as summaries; the state, view and diff of an entry are asked for when it is shown.
+"use strict";
+
+const $ = (selector) => document.querySelector(selector);
+
+const page = {
+  socket: null,
+  entries: new Map(),   // id -> summary {id, source, action, note, errors}
+  selected: null,       // the id shown, or null
+  following: true,      // show each new entry as it arrives
+  latest: null,
+  detail: null,         // the last detail received
+  detailTimer: null,
+};
+
+// Lets tests (and the curious, from the console) read what the page holds.
+window.lunarDevtools = page;
+
+function connect() {
+  const socket = new WebSocket(`ws://${location.host}/session`);
+  page.socket = socket;
+  socket.onopen = () => setStatus("open", "connected");
+  socket.onclose = () => { setStatus("closed", "disconnected — is lunar still running?"); setTimeout(connect, 1000); };
+  socket.onmessage = (event) => receive(JSON.parse(event.data));
+}
+
+function send(message) {
+  if (page.socket && page.socket.readyState === WebSocket.OPEN) page.socket.send(JSON.stringify(message));
+}
+
+function setStatus(kind, text) {
+  const status = $("#status");
+  status.className = `status ${kind}`;
+  status.textContent = text;
+}
+
+function receive(message) {
+  switch (message.type) {
+    case "hello":
+      $("#feature").textContent = message.feature;
+      page.entries.clear();
+      $("#log").replaceChildren();
+      $("#timeline tbody").replaceChildren();
+      if (message.forgotten > 0) addForgottenNote(message.forgotten);
+      break;
+    case "entry": addEntry(message); break;
+    case "error": addError(message.entry, message.error); break;
+    case "effect": addEffect(message); break;
+    case "forgotten": forget(message.through); break;
+    case "detail": showDetail(message); break;
+    case "export": showExport(message.format, message.text); break;
+    case "notice": notice(message.message, message.error); break;
+  }
+}
+
+// MARK: the log
+
+function describe(entry) {
+  if (entry.action === undefined) return entry.note || entry.source;
+  return actionText(entry.action) + (entry.note ? ` — ${entry.note}` : "");
+}
+
+function actionText(action) {
+  if (action === null || typeof action !== "object") return String(action);
+  const fields = Object.keys(action).filter((key) => key !== "type").sort();
+  const rest = fields.map((key) => `${key}=${short(action[key])}`).join(" ");
+  return [action.type ?? "", rest].filter(Boolean).join(" ");
+}
+
+function short(value) {
+  const text = typeof value === "string" ? (/\s/.test(value) ? JSON.stringify(value) : value) : JSON.stringify(value);
+  return text.length > 40 ? text.slice(0, 39) + "…" : text;
+}
+
+function addEntry(entry) {
+  page.entries.set(entry.id, entry);
+  page.latest = entry.id;
+  const item = document.createElement("li");
+  item.dataset.id = entry.id;
+  item.dataset.source = entry.source;
+  item.innerHTML = `<span class="id">#${entry.id}</span><span class="source ${entry.source}">${entry.source}</span><span class="text"></span>`;
+  item.querySelector(".text").textContent = describe(entry);
+  if (entry.errors.length > 0) item.classList.add("has-error");
+  item.addEventListener("click", () => select(entry.id, false));
+  const log = $("#log");
+  const atBottom = log.scrollTop + log.clientHeight >= log.scrollHeight - 4;
+  log.appendChild(item);
+  if (atBottom) log.scrollTop = log.scrollHeight;
+  $("#log-count").textContent = `${page.entries.size} kept`;
+  if (page.following) select(entry.id, true);
+}
+
+function addError(id, error) {
+  const entry = page.entries.get(id);
+  if (!entry) return;
+  entry.errors.push(error);
+  document.querySelector(`#log li[data-id="${id}"]`)?.classList.add("has-error");
+  if (page.selected === id) showErrors(entry);
+}
+
+function forget(through) {
+  for (const id of [...page.entries.keys()]) {
+    if (id > through) break;
+    page.entries.delete(id);
+    document.querySelector(`#log li[data-id="${id}"]`)?.remove();
+  }
+  $("#log-count").textContent = `${page.entries.size} kept`;
+}
+
+function addForgottenNote(count) {
+  const item = document.createElement("li");
+  item.className = "forgotten-note";
+  item.textContent = `(${count} earlier entries forgotten: --devtools-history bounds the log)`;
+  $("#log").appendChild(item);
+}
+
+// MARK: time travel
+
+function select(id, following) {
+  page.selected = id;
+  page.following = following || id === page.latest;
+  document.querySelectorAll("#log li.selected").forEach((item) => item.classList.remove("selected"));
+  document.querySelector(`#log li[data-id="${id}"]`)?.classList.add("selected");
+  const entry = page.entries.get(id);
+  $("#detail-title").textContent = `#${id} ${entry ? entry.source : ""}`;
+  $("#travel").hidden = page.following;
+  $("#resume").disabled = false;
+  $("#action").textContent = entry && entry.action !== undefined ? JSON.stringify(entry.action, null, 2) : (entry?.note ?? "");
+  if (entry) showErrors(entry);
+  // NB: while following a fast stream, ask for at most one detail per frame: the host computes a
+  //     diff and encodes a state only for what is shown.
+  clearTimeout(page.detailTimer);
+  page.detailTimer = setTimeout(() => send({ type: "select", id }), following ? 50 : 0);
+}
+
+function showDetail(detail) {
+  if (detail.id !== page.selected) return;
+  page.detail = detail;
+  $("#state").textContent = JSON.stringify(detail.state, null, 2);
+  $("#view").textContent = detail.view ?? "(this feature has no view)";
+  showDiff(detail.diff);
+}
+
+function showDiff(text) {
+  const diff = $("#diff");
+  diff.replaceChildren();
+  if (!text) { diff.textContent = "(no state change)"; return; }
+  for (const line of text.split("\n")) {
+    const span = document.createElement("span");
+    const trimmed = line.trimStart();
+    if (trimmed.startsWith("−") || trimmed.startsWith("-")) span.className = "minus";
+    if (trimmed.startsWith("+")) span.className = "plus";
+    span.textContent = line + "\n";
+    diff.appendChild(span);
+  }
+}
+
+function showErrors(entry) {
+  const box = $("#errors");
+  box.replaceChildren();
+  for (const error of entry.errors) {
+    const item = document.createElement("div");
+    item.className = "error";
+    const where = error.file ? `${error.file}${error.line ? ":" + error.line : ""}` : error.kind;
+    item.innerHTML = `<span class="where"></span> <span class="message"></span>`;
+    item.querySelector(".where").textContent = where;
+    item.querySelector(".message").textContent = error.message;
+    box.appendChild(item);
+  }
+}
+
+// MARK: effects
+
+function addEffect(event) {
+  const row = document.createElement("tr");
+  row.className = event.status;
+  const cells = [
+    `${(event.time / 1000).toFixed(3)}s`, event.status === "sent" ? "" : `#${event.effect}`, event.status,
+    event.actionType, event.entry ? `#${event.entry}` : "", event.origin ?? "—",
+  ];
+  for (const text of cells) {
+    const cell = document.createElement("td");
+    cell.textContent = text;
+    row.appendChild(cell);
+  }
+  const body = $("#timeline tbody");
+  body.appendChild(row);
+  while (body.rows.length > 500) body.deleteRow(0);
+  $("#timeline-pane").scrollTop = $("#timeline-pane").scrollHeight;
+}
+
+// MARK: controls
+
+$("#dispatch").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const input = $("#dispatch-input");
+  const text = input.value.trim();
+  if (!text) return;
+  send({ type: "dispatch", action: text });
+  page.following = true;
+  input.value = "";
+});
+
+$("#resume").addEventListener("click", () => {
+  if (page.selected !== null) send({ type: "resume", id: page.selected });
+  page.following = true;
+});
+
+$("#export-record").addEventListener("click", () => send({ type: "export", format: "record" }));
+$("#export-test").addEventListener("click", () => send({ type: "export", format: "test" }));
+
+$("#import-file").addEventListener("change", async (event) => {
+  const file = event.target.files[0];
+  if (file) send({ type: "import", text: await file.text() });
+  event.target.value = "";
+});
+
+function showExport(format, text) {
+  page.exported = { format, text };
+  const name = format === "test" ? "session_test.lua" : "session.jsonl";
+  $("#export-title").textContent = format === "test" ? "The session as a test" : "The session (record format)";
+  $("#export-text").value = text;
+  const link = $("#export-download");
+  URL.revokeObjectURL(link.href);
+  link.href = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
+  link.download = name;
+  const dialog = $("#export-dialog");
+  if (!dialog.open) dialog.showModal();
+}
+
+function notice(text, isError) {
+  const box = $("#notice");
+  box.textContent = text;
+  box.className = `show${isError ? " error" : ""}`;
+  clearTimeout(box.timer);
+  box.timer = setTimeout(() => { box.className = ""; }, isError ? 8000 : 3000);
+}
+
+connect();

@@ -1,0 +1,35 @@
+import LuaBridge
+
+/// What an app running a store offers its devtools page: the state now, dispatching, going back to
+/// an earlier state, its views, and the exporters.
+///
+/// `lunar run --devtools` implements it over its session; an app embedding Lunar can do the same.
+///
+/// ```swift
+/// let hub = DevtoolsHub(feature: "examples/counter/feature.lua", historyLimit: 1000)
+/// hub.host = mySession              // a DevtoolsHost
+/// let server = try await DevtoolsServer.start(hub: hub, port: 0)
+/// print(server.url)                 // http://127.0.0.1:PORT/
+/// ```
+///
+/// > Important: ``observe(_:)`` is how the hub costs nothing while no page is open: install your
+/// > hook when it is called with a hub and remove it when it is called with `nil`.
+@MainActor
+public protocol DevtoolsHost: AnyObject {
+  /// The state now, and the view of it (`nil` for a feature without one).
+  func snapshot() -> (state: LuaValue, view: String?)
+  /// Parses `text` as an action (`increment`, `add title=milk`, `{ type = "x" }`) and sends it.
+  ///
+  /// - Throws: An error that describes what is wrong with the text.
+  func dispatch(_ text: String) throws
+  /// Puts the store back in `state`; running effects go on.
+  func resume(_ state: LuaValue)
+  /// The view of `state` (for entries that were imported).
+  func render(_ state: LuaValue) -> String?
+  /// The session, given in the record format, as an exhaustive `*_test.lua`.
+  ///
+  /// - Throws: An error saying why it cannot (no generator, a recording it cannot read).
+  func exportTest(recording: String) throws -> String
+  /// Starts sending entries to `hub` (a page connected), or stops (`nil`: no page is left).
+  func observe(_ hub: DevtoolsHub?)
+}

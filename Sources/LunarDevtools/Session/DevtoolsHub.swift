@@ -1,0 +1,210 @@
+import CustomDump
+import Foundation
+import LuaBridge
+
+/// The devtools of one session: the bounded history of what happened, the pages connected to it,
+/// and what they ask for.
+///
+/// A host reports each action with ``record(_:action:state:view:note:)`` — but only while a page is
+/// connected: the hub calls its host's ``DevtoolsHost/observe(_:)`` with itself when the first page
+/// connects and with `nil` when the last one leaves, so an unwatched session pays nothing. The page
+/// therefore sees the session from the moment it connected.
+///
+/// Entries are sent to pages as a summary (source, action, errors); the state, the view and the
+/// diff are sent only for the entry a page selects, so a big state costs nothing until looked at.
+@MainActor
+public final class DevtoolsHub {
+  /// The feature's script, written in exported recordings.
+  public let feature: String
+  /// Seed of `math.random`, written in exported recordings.
+  public let seed: UInt64
+  /// The app whose session this is.
+  public weak var host: (any DevtoolsHost)?
+  private(set) var history: DevtoolsHistory
+  private(set) var effects: [DevtoolsEffectEvent] = []
+  private var clients: [Int: AsyncStream<String>.Continuation] = [:]
+  private var nextClient = 1
+  private var nextEntry = 1
+  private var nextEffect = 1
+  private let started = ContinuousClock.now
+
+  /// - Parameters:
+  ///   - feature: The feature's script, as recordings name it.
+  ///   - historyLimit: Entries kept; the oldest are forgotten first.
+  public init(feature: String, seed: UInt64 = 0, historyLimit: Int = 1000) {
+    self.feature = feature
+    self.seed = seed
+    self.history = DevtoolsHistory(limit: historyLimit)
+  }
+
+  /// Whether a page is connected (and so whether the host reports to the hub).
+  public var isObserved: Bool { !clients.isEmpty }
+
+  /// The entries kept, oldest first.
+  public var entries: [DevtoolsEntry] { Array(history.entries) }
+
+  // MARK: - What the host reports
+
+  /// Adds an entry: an action and the state after it, or (with `action` nil) a step such as a reload.
+  ///
+  /// - Parameter view: The view after it; `nil` keeps the previous entry's when the state is unchanged.
+  @discardableResult
+  public func record(
+    _ source: DevtoolsSource, action: LuaValue?, state: LuaValue, view: String?, note: String? = nil
+  ) -> Int {
+    let id = nextEntry
+    nextEntry += 1
+    let view = view ?? (history.last?.state == state ? history.last?.view : nil)
+    let entry = DevtoolsEntry(
+      id: id, source: source, action: action, note: note, state: state, settledState: nil, view: view, errors: [],
+      time: now)
+    if let dropped = history.append(entry) { broadcast(DevtoolsMessage.forgotten(through: dropped.id)) }
+    broadcast(DevtoolsMessage.entry(entry))
+    if source == .effect, let action {
+      addEffectEvent(effect: 0, status: .sent, entry: id, actionType: action.typeName, origin: nil)
+    }
+    return id
+  }
+
+  /// Notes the state once the send of the latest action from input or the page returned.
+  public func settled(state: LuaValue) {
+    guard let id = history.entries.last(where: { $0.source == .input || $0.source == .devtools })?.id else { return }
+    history.settle(id, state: state)
+  }
+
+  /// Shows `error` at the latest entry (the action during which it happened).
+  public func recordError(_ error: DevtoolsError) {
+    guard let id = history.last?.id else { return }
+    history.addError(error, toEntry: id)
+    broadcast(DevtoolsMessage.error(error, entry: id))
+  }
+
+  /// Notes that the action of entry `entry` started effects; returns the number to finish them with.
+  public func effectStarted(entry: Int?, actionType: String, origin: String? = nil) -> Int {
+    let id = nextEffect
+    nextEffect += 1
+    addEffectEvent(effect: id, status: .started, entry: entry, actionType: actionType, origin: origin)
+    return id
+  }
+
+  /// Notes that the effects numbered `effect` ended.
+  public func effectEnded(_ effect: Int, cancelled: Bool) {
+    let started = effects.last { $0.effect == effect && $0.status == .started }
+    addEffectEvent(
+      effect: effect, status: cancelled ? .cancelled : .finished, entry: started?.entry,
+      actionType: started?.actionType ?? "?", origin: started?.origin)
+  }
+
+  private func addEffectEvent(effect: Int, status: DevtoolsEffectStatus, entry: Int?, actionType: String, origin: String?) {
+    let event = DevtoolsEffectEvent(
+      effect: effect, status: status, entry: entry, actionType: actionType, origin: origin, time: now)
+    // NB: the timeline is bounded like the log: a long run keeps a flat memory.
+    if effects.count >= history.limit * 2 { effects.removeFirst(effects.count - history.limit) }
+    effects.append(event)
+    broadcast(DevtoolsMessage.effect(event))
+  }
+
+  private var now: Double {
+    let elapsed = ContinuousClock.now - started
+    return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+  }
+
+  // MARK: - Pages
+
+  /// Registers a page; returns its number and the messages to send it, starting with the session so far.
+  public func connect() -> (client: Int, messages: AsyncStream<String>) {
+    let id = nextClient
+    nextClient += 1
+    let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .unbounded)
+    continuation.yield(DevtoolsMessage.hello(feature: feature, historyLimit: history.limit, forgotten: history.forgotten))
+    for entry in history.entries { continuation.yield(DevtoolsMessage.entry(entry)) }
+    for event in effects { continuation.yield(DevtoolsMessage.effect(event)) }
+    let first = clients.isEmpty
+    clients[id] = continuation
+    if first, let host {
+      // NB: the hook goes in only now; what happened while no page watched is summed up by the state.
+      host.observe(self)
+      let (state, view) = host.snapshot()
+      let note = history.last == nil ? "the page connected" : "a page connected again (actions meanwhile are not shown)"
+      record(.connected, action: nil, state: state, view: view, note: note)
+    }
+    return (id, stream)
+  }
+
+  /// Forgets a page; when it was the last, the host stops reporting.
+  public func disconnect(_ client: Int) {
+    clients.removeValue(forKey: client)?.finish()
+    if clients.isEmpty { host?.observe(nil) }
+  }
+
+  private func broadcast(_ message: String) {
+    for continuation in clients.values { continuation.yield(message) }
+  }
+
+  private func send(_ message: String, to client: Int) {
+    clients[client]?.yield(message)
+  }
+
+  // MARK: - What pages ask
+
+  /// Handles one message of a page (`{"type":"select","id":3}`, `{"type":"dispatch","action":"increment"}`…).
+  public func receive(_ text: String, from client: Int) {
+    let request: DevtoolsRequest
+    do {
+      request = try DevtoolsRequest(text)
+    } catch {
+      send(DevtoolsMessage.notice("not understood: \(error)", isError: true), to: client)
+      return
+    }
+    switch request {
+    case let .select(id):
+      send(detail(of: id), to: client)
+    case let .dispatch(text):
+      do {
+        try host?.dispatch(text)
+      } catch {
+        send(DevtoolsMessage.notice("\(error)", isError: true), to: client)
+      }
+    case let .resume(id):
+      guard let entry = history[id: id] else {
+        send(DevtoolsMessage.notice("entry #\(id) is no longer kept", isError: true), to: client)
+        return
+      }
+      host?.resume(entry.state)
+    case .exportRecording:
+      send(DevtoolsMessage.export(format: "record", text: DevtoolsRecording.write(self)), to: client)
+    case .exportTest:
+      do {
+        let test = try host?.exportTest(recording: DevtoolsRecording.write(self)) ?? ""
+        send(DevtoolsMessage.export(format: "test", text: test), to: client)
+      } catch {
+        send(DevtoolsMessage.notice("cannot export as a test: \(error)", isError: true), to: client)
+      }
+    case let .importRecording(text):
+      do {
+        let count = try DevtoolsRecording.read(text, into: self)
+        send(DevtoolsMessage.notice("imported \(count) step(s)", isError: false), to: client)
+      } catch {
+        send(DevtoolsMessage.notice("cannot import: \(error)", isError: true), to: client)
+      }
+    }
+  }
+
+  /// The state, view and diff of entry `id`: computed now, for the page that asked.
+  func detail(of id: Int) -> String {
+    guard let entry = history[id: id] else {
+      return DevtoolsMessage.notice("entry #\(id) is no longer kept", isError: true)
+    }
+    var view = entry.view
+    if view == nil, entry.source == .imported { view = host?.render(entry.state) }
+    let difference = history.previous(of: id).flatMap { diff($0.state, entry.state) }
+    return DevtoolsMessage.detail(entry, view: view, diff: difference)
+  }
+}
+
+extension LuaValue {
+  /// The `type` of an action, or a short description of a value without one.
+  var typeName: String {
+    self[LuaString("type")].stringValue ?? String(describing: self).prefix(40).description
+  }
+}

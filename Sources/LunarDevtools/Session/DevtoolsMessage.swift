@@ -1,0 +1,85 @@
+import LuaBridge
+
+/// The messages the hub sends a page, one JSON object each (`{"type":"entry",…}`).
+///
+/// Values are written exactly (``LuaJSONEncoder``); one JSON cannot hold (NaN, text that is not
+/// UTF-8) is shown as text saying so, and the page goes on.
+enum DevtoolsMessage {
+  static func hello(feature: String, historyLimit: Int, forgotten: Int) -> String {
+    encode(["type": "hello", "feature": .text(feature), "historyLimit": int(historyLimit), "forgotten": int(forgotten)])
+  }
+
+  static func entry(_ entry: DevtoolsEntry) -> String {
+    var message: [LuaString: LuaValue] = [
+      "type": "entry", "id": int(entry.id), "source": .text(entry.source.rawValue), "time": .number(entry.time),
+      "errors": .array(entry.errors.map(error)),
+    ]
+    if let action = entry.action { message["action"] = showable(action) }
+    if let note = entry.note { message["note"] = .text(note) }
+    return encode(.table(message))
+  }
+
+  static func error(_ error: DevtoolsError, entry: Int) -> String {
+    encode(["type": "error", "entry": int(entry), "error": self.error(error)])
+  }
+
+  static func effect(_ event: DevtoolsEffectEvent) -> String {
+    var message: [LuaString: LuaValue] = [
+      "type": "effect", "effect": int(event.effect), "status": .text(event.status.rawValue),
+      "actionType": .text(event.actionType), "time": .number(event.time),
+    ]
+    if let entry = event.entry { message["entry"] = int(entry) }
+    if let origin = event.origin { message["origin"] = .text(origin) }
+    return encode(.table(message))
+  }
+
+  static func forgotten(through id: Int) -> String {
+    encode(["type": "forgotten", "through": int(id)])
+  }
+
+  static func detail(_ entry: DevtoolsEntry, view: String?, diff: String?) -> String {
+    var message: [LuaString: LuaValue] = ["type": "detail", "id": int(entry.id), "state": showable(entry.state)]
+    if let view { message["view"] = .text(view) }
+    if let diff { message["diff"] = .text(diff) }
+    return encode(.table(message))
+  }
+
+  static func export(format: String, text: String) -> String {
+    encode(["type": "export", "format": .text(format), "text": .text(text)])
+  }
+
+  static func notice(_ text: String, isError: Bool) -> String {
+    encode(["type": "notice", "message": .text(text), "error": .boolean(isError)])
+  }
+
+  private static func error(_ error: DevtoolsError) -> LuaValue {
+    var fields: [LuaString: LuaValue] = ["kind": .text(error.kind), "message": .text(error.message)]
+    if let file = error.file { fields["file"] = .text(file) }
+    if let line = error.line { fields["line"] = int(line) }
+    return .table(fields)
+  }
+
+  private static func int(_ value: Int) -> LuaValue { .integer(Int64(value)) }
+
+  /// `value`, or text saying why JSON cannot hold it.
+  private static func showable(_ value: LuaValue) -> LuaValue {
+    do {
+      _ = try LuaJSONEncoder(depthLimit: depthLimit).encode(value)
+      return value
+    } catch {
+      return .text("(cannot be shown as JSON: \(error))")
+    }
+  }
+
+  /// Deeper than any value a VM hands over, plus the message around it.
+  static let depthLimit = LuaVM.Limits.default.dataDepth + 28
+
+  private static func encode(_ message: LuaValue) -> String {
+    do {
+      return try LuaJSONEncoder(depthLimit: depthLimit).encodeText(message)
+    } catch {
+      // NB: the values were checked by `showable`; what is left is Swift text and numbers.
+      return (try? LuaJSONEncoder().encodeText(["type": "notice", "message": .text("\(error)"), "error": true])) ?? "{}"
+    }
+  }
+}

@@ -1,0 +1,56 @@
+import LuaBridge
+
+/// What a page asks the hub, one JSON object per message.
+///
+/// ```
+/// {"type":"select","id":3}              the state, view and diff of entry 3
+/// {"type":"dispatch","action":"add title=milk"}
+/// {"type":"resume","id":3}              put the store back in entry 3's state
+/// {"type":"export","format":"record"}   or "test"
+/// {"type":"import","text":"{\"kind\":\"session\",…}\n…"}
+/// ```
+enum DevtoolsRequest: Equatable {
+  case select(Int)
+  case dispatch(String)
+  case resume(Int)
+  case exportRecording
+  case exportTest
+  case importRecording(String)
+
+  init(_ text: String) throws(DevtoolsRequestError) {
+    let message: LuaValue
+    do {
+      message = try LuaJSONDecoder().decode(text)
+    } catch {
+      throw DevtoolsRequestError("not JSON: \(error)")
+    }
+    let type = message[LuaString("type")].stringValue
+    func id() throws(DevtoolsRequestError) -> Int {
+      guard let id = message[LuaString("id")].integerValue else { throw DevtoolsRequestError("\(type ?? "?") needs an integer id") }
+      return Int(id)
+    }
+    func string(_ field: String) throws(DevtoolsRequestError) -> String {
+      guard let text = message[LuaString(field)].stringValue else { throw DevtoolsRequestError("\(type ?? "?") needs a text \(field)") }
+      return text
+    }
+    switch type {
+    case "select": self = .select(try id())
+    case "resume": self = .resume(try id())
+    case "dispatch": self = .dispatch(try string("action"))
+    case "import": self = .importRecording(try string("text"))
+    case "export":
+      switch message[LuaString("format")].stringValue {
+      case "record": self = .exportRecording
+      case "test": self = .exportTest
+      case let other: throw DevtoolsRequestError("export format \(other ?? "(none)") is not record or test")
+      }
+    default:
+      throw DevtoolsRequestError("unknown request \(type ?? "(no type)")")
+    }
+  }
+}
+
+struct DevtoolsRequestError: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import LuaBridge
+import LuaFeatures
+import LunarDevtools
+
+/// `lunar run --devtools`: the devtools page of a ``RunSession``.
+///
+/// It is the session's ``SessionInspector`` only while a page is connected (the hub tells it,
+/// through ``observe(_:)``), so a run nobody watches pays nothing for it.
+@MainActor
+final class RunDevtools: DevtoolsHost, SessionInspector {
+  let hub: DevtoolsHub
+  private weak var session: RunSession?
+  /// The action being reduced, and the errors it raised so far: its entry is added once reduced.
+  private var pending: (action: LuaValue, source: DevtoolsSource, errors: [DevtoolsError])?
+  /// The entry of the latest action from input or the page: the one whose effects start next.
+  private var lastSent: Int?
+
+  init(session: RunSession, hub: DevtoolsHub) {
+    self.session = session
+    self.hub = hub
+    hub.host = self
+  }
+
+  // MARK: - DevtoolsHost
+
+  func observe(_ hub: DevtoolsHub?) {
+    session?.inspector = hub == nil ? nil : self
+  }
+
+  func snapshot() -> (state: LuaValue, view: String?) {
+    guard let session else { return (.nil, nil) }
+    let state = session.store.state
+    return (state.value, session.view(of: state))
+  }
+
+  func dispatch(_ text: String) throws {
+    guard let session else { return }
+    let action = try session.parser.parse(text)
+    _ = session.send(action, source: "devtools")
+  }
+
+  func resume(_ state: LuaValue) {
+    session?.resume(state)
+  }
+
+  func render(_ state: LuaValue) -> String? {
+    try? session?.feature.render(LuaState(state))
+  }
+
+  func exportTest(recording: String) throws -> String {
+    throw DevtoolsExportError(message: "this version of lunar cannot write a session as a test yet")
+  }
+
+  // MARK: - SessionInspector
+
+  func willReduce(_ action: LuaValue, source: String) {
+    pending = (action, DevtoolsSource(rawValue: source) ?? .effect, [])
+  }
+
+  func didReduce(state: LuaState, view: String?) {
+    guard let pending else { return }
+    self.pending = nil
+    let id = hub.record(pending.source, action: pending.action, state: state.value, view: view)
+    if pending.source == .input || pending.source == .devtools { lastSent = id }
+    for error in pending.errors { hub.recordError(error) }
+  }
+
+  func settled(_ state: LuaState) {
+    hub.settled(state: state.value)
+  }
+
+  func failed(_ error: LuaFeatureError) {
+    let shown = DevtoolsError(kind: error.kind.rawValue, message: error.message, file: error.file, line: error.line)
+    // NB: an error raised while reducing belongs to the action's entry, which is added once reduced.
+    if pending != nil {
+      pending?.errors.append(shown)
+    } else {
+      hub.recordError(shown)
+    }
+  }
+
+  func effectsStarted(by action: LuaValue) -> Int {
+    hub.effectStarted(entry: lastSent, actionType: action[LuaString("type")].stringValue ?? "?")
+  }
+
+  func effectsEnded(_ id: Int, cancelled: Bool) {
+    hub.effectEnded(id, cancelled: cancelled)
+  }
+
+  func reloaded(files: [String], error: LuaFeatureError?) {
+    guard let session else { return }
+    let state = session.store.state
+    let what = files.isEmpty ? "" : " " + files.joined(separator: ", ")
+    let note = error == nil ? "reloaded\(what), state kept" : "reload failed\(what): the running version keeps serving"
+    hub.record(.reload, action: nil, state: state.value, view: error == nil ? session.view(of: state) : nil, note: note)
+    if let error { failed(error) }
+  }
+
+  func resumed(state: LuaState, view: String?) {
+    hub.record(.devtools, action: nil, state: state.value, view: view, note: "resumed from an earlier state")
+  }
+}
+
+struct DevtoolsExportError: Error, CustomStringConvertible {
+  let message: String
+  var description: String { message }
+}

@@ -1,0 +1,253 @@
+#!/usr/bin/env python3
+"""The devtools page in a real browser: starts `lunar run examples/counter --devtools PORT`, opens
+the page in headless Chromium (driven through its DevTools protocol), and checks what a user sees:
+actions appear as they are sent, selecting an earlier one shows the state as it was, an action
+dispatched from the page reaches the store, "resume from here" puts the store back, and the
+exported session replays with `lunar replay`.
+
+    Tests/Browser/devtools_page_test.py LUNAR [--screenshot docs/devtools.png]
+
+Skips (exit 0, saying why) when Chromium is not installed; scripts/bootstrap installs it.
+"""
+
+import argparse
+import base64
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from websocket import WebSocket  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def find_chromium():
+    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+class Failure(Exception):
+    pass
+
+
+def wait(what, check, timeout=20):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise Failure(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+class Lunar:
+    """`lunar run … --devtools PORT --json`, fed through a pipe; its events collected as they come."""
+
+    def __init__(self, lunar, port):
+        self.process = subprocess.Popen(
+            [lunar, "run", os.path.join(ROOT, "examples", "counter"), "--devtools", str(port), "--json",
+             "--keep-going", "--time-limit", "60"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+        self.events = []
+        self.errors = []
+        threading.Thread(target=self._read, args=(self.process.stdout, self.events, True), daemon=True).start()
+        threading.Thread(target=self._read, args=(self.process.stderr, self.errors, False), daemon=True).start()
+
+    @staticmethod
+    def _read(stream, into, is_json):
+        for line in stream:
+            into.append(json.loads(line) if is_json else line.rstrip("\n"))
+
+    def send(self, line):
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+
+    def states(self):
+        return [event["state"] for event in list(self.events) if event.get("event") == "state"]
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.stdin.close()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+
+class Browser:
+    """Headless Chromium, one page, driven through the DevTools protocol."""
+
+    def __init__(self, chromium):
+        self.profile = tempfile.mkdtemp(prefix="lunar-chromium-")
+        port = free_port()
+        self.process = subprocess.Popen(
+            [chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
+             "--disable-dev-shm-usage", f"--remote-debugging-port={port}", f"--user-data-dir={self.profile}",
+             "--window-size=1280,820", "about:blank"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        targets = wait("Chromium's DevTools endpoint", lambda: self._targets(port), timeout=60)
+        page = next(target for target in targets if target.get("type") == "page")
+        self.socket = WebSocket(page["webSocketDebuggerUrl"])
+        self.next_id = 0
+
+    @staticmethod
+    def _targets(port):
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=2) as response:
+                targets = json.load(response)
+                return targets if any(target.get("type") == "page" for target in targets) else None
+        except OSError:
+            return None
+
+    def call(self, method, **params):
+        self.next_id += 1
+        self.socket.send(json.dumps({"id": self.next_id, "method": method, "params": params}))
+        while True:
+            message = self.socket.receive_json()
+            if message is None:
+                raise Failure("Chromium closed the connection")
+            if message.get("id") == self.next_id:
+                if "error" in message:
+                    raise Failure(f"{method}: {message['error']}")
+                return message.get("result", {})
+
+    def evaluate(self, expression):
+        result = self.call("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
+        if "exceptionDetails" in result:
+            raise Failure(f"{expression}: {result['exceptionDetails']}")
+        return result["result"].get("value")
+
+    def wait_for(self, what, expression, timeout=20):
+        return wait(what, lambda: self.evaluate(expression), timeout)
+
+    def stop(self):
+        self.socket.close()
+        self.process.kill()
+        self.process.wait()
+        shutil.rmtree(self.profile, ignore_errors=True)
+
+
+def count_of(text):
+    return json.loads(text)["count"] if text else None
+
+
+def run(lunar_path, chromium, screenshot):
+    port = free_port()
+    lunar = Lunar(lunar_path, port)
+    browser = None
+    try:
+        wait("lunar to serve the devtools page", lambda: any("devtools: http://127.0.0.1" in line for line in lunar.errors))
+        browser = Browser(chromium)
+        browser.call("Page.enable")
+        browser.call("Page.navigate", url=f"http://127.0.0.1:{port}/")
+        browser.wait_for("the page to connect", "document.querySelector('#status')?.textContent === 'connected'")
+        browser.wait_for("the connection entry", "document.querySelectorAll('#log li[data-source=connected]').length === 1")
+
+        # Actions typed into lunar appear in the page's log, the latest shown with its state.
+        for _ in range(3):
+            lunar.send("increment")
+        browser.wait_for("three input actions in the log", "document.querySelectorAll('#log li[data-source=input]').length === 3")
+        browser.wait_for("the latest state", "document.querySelector('#state').textContent.includes('\"count\": 3')")
+        print("ok: actions sent to lunar appear in the page, with the state after them")
+
+        # Export the session and replay it: the record format of lunar run --record.
+        browser.evaluate("document.querySelector('#export-record').click()")
+        exported = browser.wait_for("the exported session", "window.lunarDevtools.exported?.text")
+        with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as file:
+            file.write(exported)
+        replay = subprocess.run([lunar_path, "replay", file.name, "--json"], capture_output=True, text=True, cwd=ROOT)
+        os.unlink(file.name)
+        if replay.returncode != 0:
+            raise Failure(f"the exported session does not replay:\n{exported}\n{replay.stdout}{replay.stderr}")
+        browser.evaluate("document.querySelector('#export-dialog').close()")
+        print("ok: the exported session replays with lunar replay")
+
+        # An effect shows on the timeline, started then finished.
+        lunar.send("factTapped")
+        browser.wait_for("the effect to finish", "[...document.querySelectorAll('#timeline tbody tr')].some(row => row.className === 'finished')")
+        print("ok: the effect of factTapped shows on the timeline, started and finished")
+
+        # Time travel: selecting the first increment shows the state as it was then.
+        browser.evaluate("document.querySelector('#log li[data-source=input]').click()")
+        browser.wait_for("the state after the first increment", "document.querySelector('#state').textContent.includes('\"count\": 1')")
+        if browser.evaluate("document.querySelector('#travel').hidden"):
+            raise Failure("an earlier entry is shown without saying it is time travel")
+        diff = browser.evaluate("document.querySelector('#diff').textContent")
+        if "count" not in diff:
+            raise Failure(f"the diff of the first increment does not show the count: {diff!r}")
+        print("ok: selecting an earlier action shows the state and diff as they were")
+
+        # Dispatch from the page: the action reaches the store.
+        before = count_of(json.dumps(lunar.states()[-1]))
+        browser.evaluate("""(() => {
+            document.querySelector('#dispatch-input').value = 'increment';
+            document.querySelector('#dispatch-button').click();
+        })()""")
+        wait("the dispatched action in lunar's events", lambda: any(
+            event.get("event") == "action" and event.get("source") == "devtools" for event in list(lunar.events)))
+        wait("the store to count one more", lambda: lunar.states()[-1]["count"] == before + 1)
+        browser.wait_for("the dispatched action in the log", "document.querySelectorAll('#log li[data-source=devtools]').length === 1")
+        print(f"ok: an action dispatched from the page reaches the store ({before} -> {before + 1})")
+
+        # Resume from here: the store goes back to the state after the first increment.
+        browser.evaluate("document.querySelector('#log li[data-source=input]').click()")
+        browser.wait_for("the first increment's state", "document.querySelector('#state').textContent.includes('\"count\": 1')")
+        browser.evaluate("document.querySelector('#resume').click()")
+        wait("the store to be back at 1", lambda: lunar.states()[-1]["count"] == 1)
+        lunar.send("increment")
+        wait("the next increment to count from 1", lambda: lunar.states()[-1]["count"] == 2)
+        browser.wait_for("the log to follow", "document.querySelector('#state').textContent.includes('\"count\": 2')")
+        print("ok: resume from here puts the store back in that state")
+
+        if screenshot:
+            browser.evaluate("document.querySelectorAll('#log li[data-source=input]')[2].click()")
+            browser.wait_for("the third increment's state", "document.querySelector('#state').textContent.includes('\"count\": 3')")
+            shot = browser.call("Page.captureScreenshot", format="png")
+            with open(screenshot, "wb") as file:
+                file.write(base64.b64decode(shot["data"]))
+            print(f"ok: screenshot written to {screenshot}")
+    finally:
+        if browser:
+            browser.stop()
+        lunar.stop()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("lunar", help="the lunar executable")
+    parser.add_argument("--screenshot", help="write a PNG of the page here")
+    arguments = parser.parse_args()
+    chromium = find_chromium()
+    if not chromium:
+        print("SKIPPED: the devtools page's browser test needs Chromium, which is not installed "
+              "(scripts/bootstrap installs Debian's chromium; elsewhere install Chromium or Chrome).")
+        return 0
+    try:
+        run(os.path.abspath(arguments.lunar), chromium, arguments.screenshot)
+    except Failure as failure:
+        print(f"FAILED: {failure}")
+        return 1
+    print("devtools page: all checks passed in Chromium")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

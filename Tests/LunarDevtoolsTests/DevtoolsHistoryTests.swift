@@ -1,0 +1,16 @@
+import LuaBridge
+import Testing
+
+@testable import LunarDevtools
+
+@MainActor
+@Suite struct DevtoolsHistoryTests {
+  @Test func theLogKeepsOnlyTheLatestEntries() {
+    let hub = DevtoolsHub(feature: "counter.lua", historyLimit: 3)
+    for count in 1...5 {
+      hub.record(.input, action: ["type": "increment"], state: ["count": .integer(Int64(count))], view: nil)
+    }
+    #expect(hub.entries.map(\.id) == [3, 4, 5])
+    #expect(hub.entries.map { $0.state[LuaString("count")] } == [3, 4, 5])
+  }
+}

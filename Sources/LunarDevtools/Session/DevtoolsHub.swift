@@ -16,6 +16,8 @@ import LuaBridge
 public final class DevtoolsHub {
   /// The feature's script, written in exported recordings.
   public let feature: String
+  /// The feature's name, which the page shows.
+  public let name: String
   /// Seed of `math.random`, written in exported recordings.
   public let seed: UInt64
   /// The app whose session this is.
@@ -30,9 +32,11 @@ public final class DevtoolsHub {
 
   /// - Parameters:
   ///   - feature: The feature's script, as recordings name it.
+  ///   - name: The feature's name, shown by the page (its script when `nil`).
   ///   - historyLimit: Entries kept; the oldest are forgotten first.
-  public init(feature: String, seed: UInt64 = 0, historyLimit: Int = 1000) {
+  public init(feature: String, name: String? = nil, seed: UInt64 = 0, historyLimit: Int = 1000) {
     self.feature = feature
+    self.name = name ?? feature
     self.seed = seed
     self.history = DevtoolsHistory(limit: historyLimit)
   }
@@ -116,7 +120,7 @@ public final class DevtoolsHub {
     let id = nextClient
     nextClient += 1
     let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .unbounded)
-    continuation.yield(DevtoolsMessage.hello(feature: feature, historyLimit: history.limit, forgotten: history.forgotten))
+    continuation.yield(DevtoolsMessage.hello(feature: name, historyLimit: history.limit, forgotten: history.forgotten))
     for entry in history.entries { continuation.yield(DevtoolsMessage.entry(entry)) }
     for event in effects { continuation.yield(DevtoolsMessage.effect(event)) }
     let first = clients.isEmpty

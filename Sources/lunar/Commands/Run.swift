@@ -149,7 +149,7 @@ struct Run: AsyncParsableCommand {
   @MainActor
   private func serveDevtools(_ session: RunSession, feature: String) async throws -> DevtoolsServer? {
     guard let port = devtools.port else { return nil }
-    let hub = DevtoolsHub(feature: feature, seed: seed, historyLimit: devtools.history)
+    let hub = DevtoolsHub(feature: feature, name: session.feature.name, seed: seed, historyLimit: devtools.history)
     session.devtools = RunDevtools(session: session, hub: hub)
     do {
       let server = try await DevtoolsServer.start(hub: hub, port: UInt16(port))

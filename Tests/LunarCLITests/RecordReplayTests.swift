@@ -15,7 +15,7 @@ import Testing
     let replayed = try await Lunar.run(["replay", file, "--json"])
 
     #expect(replayed.status == 0, "\(replayed)")
-    #expect(replayed.events.last?.string("message") == "replayed 5 actions: same states", "\(replayed)")
+    #expect(replayed.events.last?.string("message") == "replayed 5 actions and 2 from effects: same states", "\(replayed)")
     #expect(Self.states(replayed) == Self.states(recorded), "\(replayed)")
   }
 
@@ -67,6 +67,72 @@ import Testing
 
     #expect(replayed.status != 0)
     #expect(replayed.stderr.contains("\(file.path):1: not a line of a recording"), "\(replayed)")
+  }
+
+  @Test func aReplayStartsFromTheRecordedSharedValuesAndNeverReadsTheFile() async throws {
+    let data = try makeTemporaryFolder()
+    defer { removeTemporaryFolder(data) }
+    let file = data.appendingPathComponent("session.jsonl").path
+    let environment = ["XDG_DATA_HOME": data.path]
+    let todos = data.appendingPathComponent("lunar/shared/todos.json")
+
+    // The session saves its list; the next one starts from it, and saves a longer one.
+    _ = try await Lunar.run(["run", "examples/todos", "--timeout", "0"], input: "add title=milk\n", environment: environment)
+    let recorded = try await Lunar.run(
+      ["run", "examples/todos", "--record", file, "--timeout", "0"], input: "add title=eggs\n", environment: environment)
+    #expect(recorded.status == 0, "\(recorded)")
+    try Data("[]".utf8).write(to: todos)
+    let replayed = try await Lunar.run(["replay", file], environment: environment)
+
+    #expect(replayed.status == 0, "\(replayed)")
+    #expect(replayed.stdout == "replayed 1 actions: same states\n", "\(replayed)")
+    #expect(try String(contentsOf: todos, encoding: .utf8) == "[]", "the replay wrote the user's file")
+  }
+
+  @Test func anEffectStillRunningWhenTheSessionEndedReplaysWithoutError() async throws {
+    let folder = try makeTemporaryFolder()
+    defer { removeTemporaryFolder(folder) }
+    let file = folder.appendingPathComponent("session.jsonl").path
+
+    // The timer sleeps a second between ticks: it ticks once, and is stopped in its second sleep.
+    let recorded = try await Lunar.run(
+      ["run", "examples/counter", "--record", file, "--timeout", "1.5"], input: "toggleTimer\n")
+    #expect(recorded.status == 0, "\(recorded)")
+    let replayed = try await Lunar.run(["replay", file])
+
+    #expect(replayed.status == 0, "\(replayed)")
+    #expect(replayed.stderr.isEmpty, "\(replayed)")
+  }
+
+  @Test func aReplayPrintsOneLineAndNoBanner() async throws {
+    let folder = try makeTemporaryFolder()
+    defer { removeTemporaryFolder(folder) }
+    let file = folder.appendingPathComponent("session.jsonl").path
+
+    _ = try await Lunar.run(["run", "examples/counter", "--record", file], input: "increment\nfactTapped\n:wait\n")
+    let replayed = try await Lunar.run(["replay", file])
+
+    #expect(replayed.status == 0, "\(replayed)")
+    #expect(replayed.stdout == "replayed 2 actions and 1 from effects: same states\n", "\(replayed)")
+  }
+
+  @Test func anEffectThatSendsAnotherActionIsADivergenceWithADiff() async throws {
+    let folder = try makeTemporaryFolder()
+    defer { removeTemporaryFolder(folder) }
+    let file = folder.appendingPathComponent("session.jsonl")
+
+    _ = try await Lunar.run(["run", "examples/counter", "--record", file.path], input: "factTapped\n:wait\n")
+    let text = try String(contentsOf: file, encoding: .utf8)
+    let tampered = text.split(separator: "\n").map { line in
+      line.contains(#""kind":"effectAction""#) ? line.replacingOccurrences(of: "factLoaded", with: "factFailed") : String(line)
+    }.joined(separator: "\n")
+    try Data(tampered.utf8).write(to: file)
+    let replayed = try await Lunar.run(["replay", file.path])
+
+    #expect(replayed.status == 1, "\(replayed)")
+    #expect(replayed.stdout.contains("replay diverged at action 2: the recording has"), "\(replayed)")
+    #expect(replayed.stdout.contains(#"-   type: "factFailed""#), "\(replayed)")
+    #expect(replayed.stdout.contains(#"+   type: "factLoaded""#), "\(replayed)")
   }
 
   /// The `state` objects of a run's events, as JSON text.

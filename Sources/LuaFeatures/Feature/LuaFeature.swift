@@ -61,6 +61,20 @@ public final class LuaFeature {
   /// shared value.
   public var initialState: LuaState { LuaState(withSharedValues(initialValue)) }
 
+  /// A state to start a store from that is not the feature's `initial`: `state`, whose shared
+  /// fields are first written into the shared values (so every store of the host sees them).
+  ///
+  /// ```swift
+  /// host.shared.reset(fileStorage: .inMemory())       // never read or write the user's files
+  /// let store = Store(initialState: feature.initialState(startingFrom: recorded)) { feature.reducer() }
+  /// ```
+  ///
+  /// > Important: With file storage, the values are saved: reset the host's shared values to an
+  /// > in-memory storage first unless that is what you want.
+  public func initialState(startingFrom state: LuaValue) -> LuaState {
+    LuaState(withSharedValues(state, seeding: true))
+  }
+
   /// `state` with each shared field holding the current shared value.
   ///
   /// - Parameter seeding: Write the shared fields `state` has into the shared values first (a test

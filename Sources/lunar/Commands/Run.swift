@@ -93,7 +93,7 @@ struct Run: AsyncParsableCommand {
     } catch {
       throw ValidationError("\(error)")
     }
-    let recorder = try record.map { try Recorder(path: $0, feature: location.script.path, seed: seed) }
+    let recorder = try record.map { try Recorder(path: $0) }
     var dependencies = HostDependencies.dependencies(mode: deps, root: location.root)
     if let recorder { dependencies = recorder.recording(dependencies) }
     let scripted = json || !StandardInput.isTerminal
@@ -113,6 +113,10 @@ struct Run: AsyncParsableCommand {
     let session = try RunSession(
       host: host, feature: feature, output: output, keepGoing: keepGoing, recorder: recorder, historyLimit: history,
       issues: issues
+    )
+    recorder?.begin(
+      feature: location.script.path, seed: seed, clients: Recorder.clients(of: feature), state: session.store.state,
+      storage: Recorder.storageContents(at: HostDependencies.storageFile(for: location.root))
     )
     session.start()
     if watch { session.startWatching() }
@@ -142,6 +146,7 @@ struct Run: AsyncParsableCommand {
     if stillRunning > 0 {
       output.note("\(stillRunning) effect(s) still running after \(timeout)s; stopping")
     }
+    recorder?.end(running: stillRunning)
     if session.hadErrors { throw ExitCode(1) }
   }
 

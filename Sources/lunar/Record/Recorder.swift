@@ -3,51 +3,88 @@ import Foundation
 import LuaBridge
 import LuaFeatures
 
-/// Writes a session as JSON lines — the feature, each input action with the state after it, the
-/// actions effects sent, and every dependency call with its result — so `lunar replay` can run it
-/// again with the same dependency results.
+/// Writes a session as JSON lines — the state it starts from, every action (typed or sent by an
+/// effect) with the state after it, and every dependency call with its result — so that
+/// `lunar replay` can run it again without the live world, and `lunar replay --as-test` can turn
+/// it into a test.
 ///
 /// ```
-/// {"kind":"session","feature":"examples/counter/feature.lua","seed":0,"version":1}
-/// {"kind":"action","action":{"type":"factTapped"}}
-/// {"kind":"dependency","name":"http.get","arguments":["http://numbersapi.com/0"],"result":{"body":"0 is …",…}}
+/// {"kind":"session","version":2,"feature":"examples/counter/feature.lua","seed":0,"clients":["factClient"],"state":{…}}
+/// {"kind":"action","t":0.0012,"action":{"type":"factTapped"}}
+/// {"kind":"state","state":{"count":0,"loading":true,…}}
+/// {"kind":"dependency","t":0.0031,"name":"http.get","arguments":["http://numbersapi.com/0"],"result":{"body":"0 is …",…}}
+/// {"kind":"effectAction","t":0.0033,"action":{"type":"factLoaded","fact":"0 is …"}}
+/// {"kind":"state","state":{…}}
+/// {"kind":"end","t":0.0051,"running":0}
 /// ```
 ///
-/// Values are written exactly (``LuaJSONEncoder``). One that JSON cannot hold (text that is not
-/// UTF-8, NaN) is reported through ``onError``, and an `unrecorded` line takes its place, so that
-/// replaying the recording fails clearly instead of diverging without a reason.
+/// `t` is seconds since the session started. A call whose effect was cancelled (at the end of the
+/// session, say) is written `"cancelled":true`: replay leaves it waiting, as it was, rather than
+/// failing it. Values are written exactly (``LuaJSONEncoder``); one JSON cannot hold (text that is
+/// not UTF-8, NaN) is reported through ``onError``, and an `unrecorded` line takes its place, so
+/// that replaying the recording fails clearly instead of diverging without a reason.
 @MainActor
 final class Recorder {
   private let handle: FileHandle
+  private let started = ContinuousClock.now
   /// Told when a line could not be recorded.
   var onError: ((String) -> Void)?
 
-  init(path: String, feature: String, seed: UInt64) throws {
+  init(path: String) throws {
     guard FileManager.default.createFile(atPath: path, contents: nil) else {
       throw RecordError("cannot write \(path)")
     }
     self.handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+  }
+
+  /// Writes the first line: the feature and what it starts from.
+  func begin(feature: String, seed: UInt64, clients: [String], state: LuaState, storage: LuaValue?) {
     // NB: the seed's bits as a signed integer: every UInt64 seed reads back exactly.
-    write(["kind": "session", "feature": feature, "seed": Int64(bitPattern: seed), "version": 1])
+    var line: [String: Any] = [
+      "kind": "session", "version": 2, "feature": feature, "seed": Int64(bitPattern: seed), "clients": clients,
+      "state": state.value,
+    ]
+    if let storage { line["storage"] = storage }
+    write(line)
   }
 
   func action(_ action: LuaValue) {
-    write(["kind": "action", "action": action])
+    write(["kind": "action", "t": now, "action": action])
   }
 
   func effectAction(_ action: LuaValue) {
-    write(["kind": "effectAction", "action": action])
+    write(["kind": "effectAction", "t": now, "action": action])
   }
 
   func state(_ state: LuaState) {
     write(["kind": "state", "state": state.value])
   }
 
-  nonisolated func dependency(_ name: String, arguments: [LuaValue], result: RecordedResult) {
-    var line: [String: Any] = ["kind": "dependency", "name": name, "arguments": LuaValue.array(arguments)]
+  func error(_ message: String) {
+    write(["kind": "error", "t": now, "message": message])
+  }
+
+  /// Writes the last line: how many effects were still running.
+  func end(running: Int) {
+    write(["kind": "end", "t": now, "running": running])
+  }
+
+  private var now: Double { Self.seconds(ContinuousClock.now - started) }
+
+  nonisolated private static func seconds(_ duration: Duration) -> Double {
+    let (seconds, attoseconds) = duration.components
+    // NB: microseconds are plenty, and keep the lines short.
+    return ((Double(seconds) + Double(attoseconds) * 1e-18) * 1e6).rounded() / 1e6
+  }
+
+  nonisolated func dependency(_ name: String, arguments: [LuaValue], result: RecordedResult, at instant: ContinuousClock.Instant) {
+    var line: [String: Any] = [
+      "kind": "dependency", "name": name, "arguments": LuaValue.array(arguments), "t": Self.seconds(instant - started),
+    ]
     switch result {
     case let .value(value): line["result"] = value
     case let .error(message): line["error"] = message
+    case .cancelled: line["cancelled"] = true
     }
     let text = Line(line)
     Task { @MainActor in self.append(text) }
@@ -90,10 +127,10 @@ final class Recorder {
         recorded.register(name, .sync { [self] arguments in
           do {
             let value = try function(arguments)
-            self.dependency(name, arguments: arguments, result: .value(value))
+            self.dependency(name, arguments: arguments, result: .value(value), at: .now)
             return value
           } catch {
-            self.dependency(name, arguments: arguments, result: .error("\(error)"))
+            self.dependency(name, arguments: arguments, result: .error("\(error)"), at: .now)
             throw error
           }
         })
@@ -101,10 +138,12 @@ final class Recorder {
         recorded.register(name, .async { [self] arguments in
           do {
             let value = try await function(arguments)
-            self.dependency(name, arguments: arguments, result: .value(value))
+            self.dependency(name, arguments: arguments, result: .value(value), at: .now)
             return value
           } catch {
-            self.dependency(name, arguments: arguments, result: .error("\(error)"))
+            // NB: a cancelled call is not a failure of the dependency: the effect was stopped.
+            let cancelled = error is CancellationError || Task.isCancelled
+            self.dependency(name, arguments: arguments, result: cancelled ? .cancelled : .error("\(error)"), at: .now)
             throw error
           }
         })
@@ -112,9 +151,21 @@ final class Recorder {
     }
     return recorded
   }
-}
 
-struct RecordError: Error, CustomStringConvertible {
-  let description: String
-  init(_ description: String) { self.description = description }
+  /// The Lua clients `feature` uses (`factClient`), from their methods (`factClient.fetch`).
+  static func clients(of feature: LuaFeature) -> [String] {
+    var names: [String] = []
+    for method in feature.clientNames {
+      let name = String(method.prefix { $0 != "." })
+      if !names.contains(name) { names.append(name) }
+    }
+    return names
+  }
+
+  /// The `deps.storage` document at `file`, as recorded at the start of a session (`nil` when
+  /// there is none or it cannot be read: the calls' results are recorded anyway).
+  static func storageContents(at file: URL) -> LuaValue? {
+    guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
+    return try? LuaJSONDecoder(depthLimit: JSONText.depthLimit).decode(Array(data))
+  }
 }

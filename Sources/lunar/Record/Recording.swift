@@ -2,62 +2,126 @@ import Foundation
 import LuaBridge
 import LuaFeatures
 
-/// A session written by ``Recorder``, read back.
+/// A session written by ``Recorder`` (`lunar run --record FILE`), read back: everything needed to
+/// run it again without the live world — the state it started from (shared values included), the
+/// contents of `deps.storage` then, every action with the state after it, and what each dependency
+/// answered, in order.
+///
+/// ```swift
+/// let recording = try Recording(contentsOf: "session.jsonl")
+/// recording.steps.count            // every action the feature reduced, from input and from effects
+/// recording.results["http.get"]    // what deps.http.get answered, call by call
+/// ```
+///
+/// ``Replay`` runs it again; ``RecordingTestWriter`` turns it into a `*_test.lua`.
 struct Recording {
+  /// One action the feature reduced.
+  struct Step {
+    /// Typed in (or piped), or sent by an effect.
+    var fromInput: Bool
+    var action: LuaValue
+    /// The state right after the action; `nil` in recordings of earlier versions for actions of
+    /// effects.
+    var state: LuaValue?
+    /// Seconds since the session started, when the action came.
+    var time: Double?
+  }
+
+  /// How the session ended.
+  struct End {
+    /// Seconds since the session started.
+    var time: Double
+    /// Effects still running then (they were cancelled when the session stopped).
+    var running: Int
+  }
+
+  /// The feature script, as `lunar run` was given it.
   var feature: String
   var seed: UInt64
-  /// Input actions, each with the state recorded right after it and how many actions effects had
-  /// sent before it.
-  var steps: [(action: LuaValue, state: LuaValue?, effectActionsBefore: Int)] = []
-  /// How many actions effects sent in the whole recording.
-  var effectActions = 0
+  /// The format's version: 1 (early recordings: no initial state, no times) or 2.
+  var version = 1
+  /// The Lua clients the feature uses, which a test runs for real over mocked capabilities.
+  var clients: [String] = []
+  /// The state the session started from, shared values included; `nil` in version 1.
+  var initialState: LuaValue?
+  /// The `deps.storage` document when the session started (`nil`: none, or not recorded).
+  var storage: LuaValue?
+  /// Every action the feature reduced, in order.
+  var steps: [Step] = []
   /// Recorded dependency results, by name, in call order.
   var results: [String: [RecordedResult]] = [:]
+  /// Errors the session showed (reducer, effect, input): a faithful replay shows as many.
+  var errors = 0
+  var end: End?
 
+  /// Input actions, each with how many actions effects had sent before it: replay waits for them.
+  var inputs: [(action: LuaValue, effectActionsBefore: Int)] {
+    var effects = 0
+    var inputs: [(LuaValue, Int)] = []
+    for step in steps {
+      if step.fromInput { inputs.append((step.action, effects)) } else { effects += 1 }
+    }
+    return inputs
+  }
+
+  /// How many actions effects sent in the whole recording.
+  var effectActions: Int { steps.count { !$0.fromInput } }
+
+  /// Reads a recording file.
   init(contentsOf path: String) throws {
     guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
       throw RecordError("cannot read \(path)")
     }
+    try self.init(text: text, name: path)
+  }
+
+  /// Reads a recording from its text; `name` is what errors call it (`session.jsonl:3: …`).
+  init(text: String, name: String) throws {
     var feature: String?
-    var seed: UInt64 = 0
+    seed = 0
+    self.feature = ""
     let decoder = LuaJSONDecoder(depthLimit: JSONText.depthLimit)
     for (number, line) in text.split(separator: "\n").enumerated() {
       let object: LuaValue
       do {
         object = try decoder.decode(Array(line.utf8))
       } catch {
-        throw RecordError("\(path):\(number + 1): not a line of a recording: \(error)")
+        throw RecordError("\(name):\(number + 1): not a line of a recording: \(error)")
       }
-      guard let kind = object[LuaString("kind")].stringValue else {
-        throw RecordError("\(path):\(number + 1): not a line of a recording (it has no \"kind\")")
+      guard let kind = object["kind"].stringValue else {
+        throw RecordError("\(name):\(number + 1): not a line of a recording (it has no \"kind\")")
       }
+      let time = object["t"].numberValue
       switch kind {
       case "session":
-        feature = object[LuaString("feature")].stringValue
-        seed = UInt64(bitPattern: object[LuaString("seed")].integerValue ?? 0)
+        feature = object["feature"].stringValue
+        seed = UInt64(bitPattern: object["seed"].integerValue ?? 0)
+        version = Int(object["version"].integerValue ?? 1)
+        clients = (object["clients"].arrayValue ?? []).compactMap(\.stringValue)
+        initialState = object["state"].isNil ? nil : object["state"]
+        storage = object["storage"].isNil ? nil : object["storage"]
       case "unrecorded":
-        let message = object[LuaString("message")].stringValue ?? "a value could not be written"
-        throw RecordError("\(path):\(number + 1): this session was not fully recorded: \(message)")
+        let message = object["message"].stringValue ?? "a value could not be written"
+        throw RecordError("\(name):\(number + 1): this session was not fully recorded: \(message)")
       case "action":
-        steps.append((object[LuaString("action")], nil, effectActions))
+        steps.append(Step(fromInput: true, action: object["action"], time: time))
       case "effectAction":
-        effectActions += 1
+        steps.append(Step(fromInput: false, action: object["action"], time: time))
       case "state":
-        if !steps.isEmpty { steps[steps.count - 1].state = object[LuaString("state")] }
+        if !steps.isEmpty { steps[steps.count - 1].state = object["state"] }
       case "dependency":
-        guard let name = object[LuaString("name")].stringValue else { continue }
-        if let error = object[LuaString("error")].stringValue {
-          results[name, default: []].append(.error(error))
-        } else {
-          results[name, default: []].append(.value(object[LuaString("result")]))
-        }
+        guard let dependency = object["name"].stringValue else { continue }
+        results[dependency, default: []].append(RecordedResult(line: object))
+      case "error":
+        errors += 1
+      case "end":
+        end = End(time: time ?? 0, running: Int(object["running"].integerValue ?? 0))
       default:
         continue
       }
     }
-    guard let feature else { throw RecordError("\(path): no session line") }
+    guard let feature else { throw RecordError("\(name): no session line") }
     self.feature = feature
-    self.seed = seed
   }
 
   /// Whether two states are the same, taking `3` for `3.0`: recordings made by earlier versions of
@@ -71,11 +135,12 @@ struct Recording {
       default: return value
       }
     }
-    return normalized(lhs) == normalized(rhs)
+    return lhs == rhs || normalized(lhs) == normalized(rhs)
   }
 
-  /// Dependencies answering each call with the next recorded result for its name.
-  func replaying(_ names: [String], kinds: LuaDependencies) -> LuaDependencies {
+  /// Dependencies answering each call with the next recorded result for its name: nothing live is
+  /// reached (no file, no network, no clock).
+  func replaying(_ names: [String], kinds: LuaDependencies) -> (LuaDependencies, ReplayQueue) {
     let queue = ReplayQueue(results)
     var dependencies = LuaDependencies()
     for name in names {
@@ -83,39 +148,32 @@ struct Recording {
       case .sync:
         dependencies.register(name, .sync { _ in try queue.next(name) })
       case .async:
-        dependencies.register(name, .async { _ in try queue.next(name) })
+        dependencies.register(name, .async { _ in try await queue.nextAwaiting(name) })
       }
     }
-    return dependencies
+    return (dependencies, queue)
   }
 }
 
-/// The recorded results still to hand out.
-final class ReplayQueue: @unchecked Sendable {
-  private let lock = NSLock()
-  private var results: [String: [RecordedResult]]
-
-  init(_ results: [String: [RecordedResult]]) {
-    self.results = results
-  }
-
-  func next(_ name: String) throws -> LuaValue {
-    lock.lock()
-    defer { lock.unlock() }
-    guard var queue = results[name], !queue.isEmpty else {
-      throw RecordError("deps.\(name) was called more often than in the recording")
-    }
-    let result = queue.removeFirst()
-    results[name] = queue
-    switch result {
-    case let .value(value): return value
-    case let .error(message): throw RecordError(message)
-    }
-  }
-}
-
-/// A recorded dependency result: a value, or the error the call threw.
-enum RecordedResult: Sendable {
+/// A recorded dependency result: a value, the error the call threw, or a call that was cancelled
+/// before it answered (the session stopped, or its effect was cancelled).
+enum RecordedResult: Sendable, Equatable {
   case value(LuaValue)
   case error(String)
+  case cancelled
+
+  init(line: LuaValue) {
+    if line["cancelled"].boolValue == true {
+      self = .cancelled
+    } else if let message = line["error"].stringValue {
+      self = .error(message)
+    } else {
+      self = .value(line["result"])
+    }
+  }
+}
+
+struct RecordError: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
 }

@@ -38,10 +38,17 @@ final class RunSession {
   var devtools: AnyObject?
   /// The state "resume from here" puts the store back in, taken by the next reduce.
   private var replacement: LuaState?
+  /// Whether the action being reduced came from input.
+  private var reducingInput = false
+  /// Told after each action the feature reduced (from input or from an effect), with the state
+  /// after it: replay compares them with the recording.
+  var onReduce: ((_ action: LuaValue, _ fromInput: Bool, _ state: LuaState) -> Void)?
 
+  /// - Parameter initialState: The state to start from (a replay's recorded one); the feature's
+  ///   own when `nil`.
   init(
     host: LuaFeatureHost, feature: LuaFeature, output: RunOutput, keepGoing: Bool, recorder: Recorder?,
-    historyLimit: Int = 1000, issues: RunIssueReporter? = nil
+    historyLimit: Int = 1000, issues: RunIssueReporter? = nil, initialState: LuaState? = nil
   ) throws {
     self.historyLimit = historyLimit
     self.host = host
@@ -57,7 +64,7 @@ final class RunSession {
       willReduce: { [weak self] action in self?.willReduce(action) },
       didReduce: { [weak self] action, before, after in self?.didReduce(action, before: before, after: after) }
     )
-    self.store = Store(initialState: feature.initialState) { reducer }
+    self.store = Store(initialState: initialState ?? feature.initialState) { reducer }
     host.onError = { [weak self] error in self?.failed(error) }
     recorder?.onError = { [weak output] message in output?.hostError(kind: "record", message: message) }
     // NB: a script's `print` must not break the JSON stream: it becomes an event like the others.
@@ -104,11 +111,9 @@ final class RunSession {
       if history.count == historyLimit { history.removeFirst() }
       history.append(action)
     }
-    recorder?.action(action)
     nextSource = source
     let task = store.send(action)
     nextSource = "effect"
-    recorder?.state(store.state)
     inspector?.settled(store.state)
     if task.hasEffects { track(task, for: action) }
     return errors == errorsBefore || keepGoing || StandardInput.isTerminal
@@ -173,7 +178,10 @@ final class RunSession {
     }
     output.action(action, source: nextSource)
     inspector?.willReduce(action, source: nextSource)
-    if nextSource == "effect" {
+    reducingInput = nextSource != "effect"
+    if reducingInput {
+      recorder?.action(action)
+    } else {
       effectActions += 1
       recorder?.effectAction(action)
     }
@@ -183,6 +191,8 @@ final class RunSession {
 
   private func didReduce(_ action: LuaValue, before: LuaState, after: LuaState) {
     issues?.deliverPending()
+    recorder?.state(after)
+    onReduce?(action, reducingInput, after)
     let view = before == after ? nil : render(after)
     output.state(before: before, after: after, view: view)
     inspector?.didReduce(state: after, view: view)
@@ -191,6 +201,7 @@ final class RunSession {
   private func failed(_ error: LuaFeatureError) {
     issues?.deliverPending()
     errors += 1
+    recorder?.error(error.message)
     output.error(error)
     inspector?.failed(error)
   }

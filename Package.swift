@@ -162,9 +162,16 @@ let package = Package(
         .product(name: "CasePathsCore", package: "swift-case-paths"),
       ]
     ),
+    // Benchmarks: their own targets, which the shipped `lunar` does not link.
+    .target(
+      name: "LunarBench",
+      dependencies: ["LuaFeatures", "Composable", "LuaBridge", "CLua"],
+      exclude: ["Lua"],
+      plugins: ["EmbedLua"]
+    ),
     .executableTarget(
       name: "lunar-workload",
-      dependencies: ["LuaFeatures", "Composable", "LuaBridge", "LuaBridgeBench"]
+      dependencies: ["LunarBench", "LuaFeatures", "Composable", "LuaBridge", "LuaBridgeBench"]
     ),
     .executableTarget(
       name: "lunar",

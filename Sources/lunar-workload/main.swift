@@ -11,11 +11,16 @@ import Foundation
 import LuaBridge
 import LuaBridgeBench
 import LuaFeatures
+import LunarBench
 
 let usage = """
   usage: lunar-workload WORKLOAD N
   workloads: bare, floor, lua, lua-unbudgeted, lone, compose, \
   \(BridgeBenchmark.Workload.allCases.map(\.rawValue).joined(separator: ", "))
+  the action mix, for each of \(MixWorkload.allCases.map(\.rawValue).joined(separator: ", ")):
+    lunar-NAME   through Lunar's Store.send
+    redux-NAME   the same action in a Redux-style store in plain Lua
+    rodux-NAME   the same action through Rodux's Store:dispatch (LUNAR_RODUX: Rodux's src folder)
   """
 
 let arguments = CommandLine.arguments.dropFirst()
@@ -31,10 +36,32 @@ func send(_ action: LuaValue, times: Int, to feature: LuaFeature, from state: Lu
   for _ in 0..<times { _ = store.send(action) }
 }
 
+/// `lunar-toggleRow` → ("lunar", .toggleRow); nil for any other name.
+func mixWorkload(_ name: String) -> (String, MixWorkload)? {
+  guard let dash = name.firstIndex(of: "-") else { return nil }
+  let side = String(name[..<dash])
+  guard ["lunar", "redux", "rodux"].contains(side), let workload = MixWorkload(rawValue: String(name[name.index(after: dash)...]))
+  else { return nil }
+  return (side, workload)
+}
+
 @MainActor
 func run() throws {
   if let workload = BridgeBenchmark.Workload(rawValue: name) {
     try BridgeBenchmark.repeatWorkload(workload, times: times)
+    return
+  }
+  if let (side, workload) = mixWorkload(name) {
+    switch side {
+    case "lunar": try workload.runLunar(times: times)
+    case "redux": try workload.runRedux(times: times)
+    default:
+      guard let rodux = MixWorkload.ReduxStore.roduxFromEnvironment else {
+        FileHandle.standardError.write(Data("\(name): set LUNAR_RODUX to the src folder of a Rodux checkout\n".utf8))
+        exit(2)
+      }
+      try workload.runRedux(times: times, store: rodux)
+    }
     return
   }
   switch name {

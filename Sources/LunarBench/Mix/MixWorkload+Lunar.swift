@@ -1,0 +1,83 @@
+import Composable
+import LuaBridge
+import LuaFeatures
+
+extension MixWorkload {
+  /// The `i`th action (from 1) Lunar's store receives, the same as `bench/redux_mix.lua` dispatches.
+  func action(_ i: Int) -> LuaValue {
+    switch self {
+    case .increment: ["type": "increment"]
+    case .twoWrites: ["type": "factLoaded", "fact": "42 is a number."]
+    case .nested: ["type": "setCity", "city": "Lyon"]
+    case .toggleRow, .toggleRow10, .toggleRow10000:
+      ["type": "todos", "id": .integer(Int64(rows / 2)), "action": ["type": "toggle"]]
+    case .addRemove:
+      i % 2 == 1 ? ["type": "add", "title": "milk"] : ["type": "remove", "id": .integer(Int64(rows + i / 2))]
+    case .effect: ["type": "factTapped"]
+    }
+  }
+
+  /// A store of the mix feature (`bench/mix.lua`) over `rows` rows, as the workload starts it.
+  @MainActor
+  public func makeLunarStore() throws -> Store<LuaState, LuaValue> {
+    // NB: the shipped limits, every mechanism on, but a generous clock: under a profiler, the
+    //     first call (the large state crossing into Lua) is slow, and must not fail the run.
+    let host = try LuaFeatureHost(limits: .init(timePerCall: .seconds(600)))
+    host.onError = { error in fatalError("the action mix failed: \(error)") }
+    let feature = try host.load(source: EmbeddedLua.benchMix.source, chunkName: EmbeddedLua.benchMix.name)
+    guard case var .table(fields) = feature.initialState.value else {
+      throw MixWorkloadError("bench/mix.lua's initial state is not a table")
+    }
+    let todos: [LuaValue] = (1...rows).map { id in
+      ["id": .integer(Int64(id)), "title": .text("row \(id)"), "done": false]
+    }
+    fields["todos"] = .array(todos)
+    fields["nextId"] = .integer(Int64(rows))
+    return Store(initialState: LuaState(.table(fields))) { feature.reducer() }
+  }
+
+  /// Sends the workload's action `times` times through `store` (a store from ``makeLunarStore()``),
+  /// cancelling each effect's task at once.
+  @MainActor
+  public func send(times: Int, to store: Store<LuaState, LuaValue>) {
+    if self == .addRemove {
+      for i in 1...times { store.send(action(i)).cancel() }
+    } else {
+      let action = action(1)
+      for _ in 0..<times { store.send(action).cancel() }
+    }
+  }
+
+  /// Sets up Lunar's side of the workload and sends its action `times` times.
+  @MainActor
+  public func runLunar(times: Int) throws {
+    let store = try makeLunarStore()
+    send(times: times, to: store)
+    try check(store.state.value, times: times)
+  }
+
+  /// Throws unless `state` is what `times` actions of the workload make (as `check` in
+  /// `bench/redux_mix.lua`): a benchmark whose actions failed would measure nothing.
+  public func check(_ state: LuaValue, times: Int) throws {
+    let odd = times % 2 == 1
+    let todos = state["todos"].arrayValue ?? []
+    let ok: Bool
+    switch self {
+    case .increment: ok = state["count"] == .integer(Int64(times)) && state["fact"] == nil
+    case .twoWrites: ok = state["loading"] == false && state["fact"] == "42 is a number."
+    case .nested: ok = state["profile"]["address"]["city"] == "Lyon"
+    case .toggleRow, .toggleRow10, .toggleRow10000:
+      ok = todos.count == rows && todos[rows / 2 - 1]["done"] == .boolean(odd)
+    case .addRemove:
+      ok = todos.count == rows + (odd ? 1 : 0) && state["nextId"] == .integer(Int64(rows + (times + 1) / 2))
+    case .effect: ok = state["loading"] == true && state["fact"] == nil
+    }
+    guard ok else { throw MixWorkloadError("Lunar's store did not do what \(times) actions of \(rawValue) do: \(state)") }
+  }
+}
+
+/// The action mix could not be set up.
+public struct MixWorkloadError: Error, CustomStringConvertible {
+  public let description: String
+  init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,56 @@
+/// One action of the benchmarks' action mix (`bench/mix.lua`, and the same mix Redux-style in
+/// `bench/redux_mix.lua`), sent over a list of `rows` rows.
+///
+/// ```swift
+/// try MixWorkload.toggleRow.runLunar(times: 10_000)
+/// try MixWorkload.toggleRow.runRedux(times: 10_000)
+/// ```
+public enum MixWorkload: String, CaseIterable, Sendable {
+  /// The counter's `increment`: `count + 1` and `fact = nil`.
+  case increment
+  /// Two scalar writes: `loading = false`, `fact = action.fact`.
+  case twoWrites
+  /// A nested write: `profile.address.city = action.city`.
+  case nested
+  /// Toggling the middle row of a 1,000-row `lunar.forEach` list.
+  case toggleRow
+  /// The same toggle in a 10-row list.
+  case toggleRow10
+  /// The same toggle in a 10,000-row list.
+  case toggleRow10000
+  /// Adding a row to a 1,000-row list, then removing it, in turns.
+  case addRemove
+  /// The counter's fact button: two writes and an `fx.run` effect (its task cancelled at once).
+  case effect
+
+  /// What the workload sends, as a table's first column.
+  public var label: String {
+    switch self {
+    case .increment: "increment (count + 1, fact = nil)"
+    case .twoWrites: "two scalar writes"
+    case .nested: "nested write (profile.address.city)"
+    case .toggleRow: "toggle a row, forEach of 1,000"
+    case .toggleRow10: "toggle a row, forEach of 10"
+    case .toggleRow10000: "toggle a row, forEach of 10,000"
+    case .addRemove: "add a row, remove it (1,000 rows)"
+    case .effect: "two writes + fx.run effect"
+    }
+  }
+
+  /// The rows of the list in the state the workload starts from.
+  public var rows: Int {
+    switch self {
+    case .toggleRow10: 10
+    case .toggleRow10000: 10_000
+    default: 1_000
+    }
+  }
+
+  /// The kind of action, as `bench/redux_mix.lua` names it.
+  var kind: String {
+    switch self {
+    case .toggleRow, .toggleRow10, .toggleRow10000: "toggleRow"
+    default: rawValue
+    }
+  }
+}

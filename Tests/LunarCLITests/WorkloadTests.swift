@@ -28,8 +28,16 @@ struct WorkloadTests {
     #expect(try await run([workload, "20"]) == 0)
   }
 
+  @Test(arguments: ["increment", "twoWrites", "nested", "toggleRow", "toggleRow10", "addRemove", "effect"])
+  func everyActionOfTheMixRunsOnLunarAndReduxStyle(_ action: String) async throws {
+    // NB: an odd count: each side checks at the end that its state is what the actions make.
+    #expect(try await run(["lunar-\(action)", "21"]) == 0)
+    #expect(try await run(["redux-\(action)", "21"]) == 0)
+  }
+
   @Test func anUnknownWorkloadIsAUsageError() async throws {
     #expect(try await run(["nope", "20"]) == 2)
     #expect(try await run(["lua"]) == 2)
+    #expect(try await run(["lunar-nope", "20"]) == 2)
   }
 }

@@ -24,6 +24,16 @@ local function todo(state, action)
   return state
 end
 
+-- The index of the row of `id` in `rows`, searched from the end (where the removals find theirs).
+local function indexOf(rows, id)
+  for i = #rows, 1, -1 do
+    if rows[i].id == id then
+      return i
+    end
+  end
+  return nil
+end
+
 --- The reducer of the whole mix: `reducer(state, action) -> state`, never changing `state`.
 function M.reducer(state, action)
   local t = action.type
@@ -46,11 +56,14 @@ function M.reducer(state, action)
     next.profile = profile
     return next
   elseif t == "todos" then
-    -- NB: what lunar.forEach does for Lunar: the row's own reducer, for the row of that id.
-    local todos = {}
-    for i, row in ipairs(state.todos) do
-      todos[i] = row.id == action.id and todo(row, action.action) or row
+    -- NB: what lunar.forEach does for Lunar: the row's own reducer, for the row of that id. The
+    --     list is copied whole (table.move, Lua's fastest copy), the row replaced.
+    local i = indexOf(state.todos, action.id)
+    if not i then
+      return state
     end
+    local todos = table.move(state.todos, 1, #state.todos, 1, {})
+    todos[i] = todo(todos[i], action.action)
     local next = copy(state)
     next.todos = todos
     return next
@@ -63,12 +76,13 @@ function M.reducer(state, action)
     next.nextId = id
     return next
   elseif t == "remove" then
-    local todos = {}
-    for _, row in ipairs(state.todos) do
-      if row.id ~= action.id then
-        todos[#todos + 1] = row
-      end
+    local i = indexOf(state.todos, action.id)
+    if not i then
+      return state
     end
+    local n = #state.todos
+    local todos = table.move(state.todos, 1, i - 1, 1, {})
+    table.move(state.todos, i + 1, n, i, todos)
     local next = copy(state)
     next.todos = todos
     return next

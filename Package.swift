@@ -174,6 +174,30 @@ let package = Package(
       dependencies: ["LunarBench", "LuaFeatures", "Composable", "LuaBridge", "LuaBridgeBench"]
     ),
     .executableTarget(
+      name: "lunar-bench",
+      dependencies: [
+        "LunarBench",
+        "LunarHostSupport",
+        "LunarPlugins",
+        "LuaFeatures",
+        "Composable",
+        "LuaBridge",
+        "LuaBridgeBench",
+        "CLuaBench",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    // What the `lunar` host and its benchmarks share: the dependencies the host offers a feature,
+    // and the reading of an action typed on a line.
+    .target(
+      name: "LunarHostSupport",
+      dependencies: [
+        "LuaFeatures",
+        "LuaBridge",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .executableTarget(
       name: "lunar",
       dependencies: [
         "LunarPlugins",
@@ -181,8 +205,7 @@ let package = Package(
         "LuaFeatures",
         "Composable",
         "LuaBridge",
-        "LuaBridgeBench",
-        "CLuaBench",
+        "LunarHostSupport",
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "DequeModule", package: "swift-collections"),
@@ -242,7 +265,7 @@ let package = Package(
     ),
     .testTarget(
       name: "LunarCLITests",
-      dependencies: ["lunar", "lunar-embed"],
+      dependencies: ["lunar", "lunar-embed", "lunar-bench", "lunar-workload"],
       exclude: ["Hostile", "Fixtures"]
     ),
   ],

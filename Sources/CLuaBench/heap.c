@@ -8,7 +8,7 @@
 
 /*
  * The bytes the process's allocator has handed out and not taken back: what the scale benchmark
- * (lunar bench plugins) measures stores and VMs with. Unlike the resident set, it does not count
+ * (lunar-bench plugins) measures stores and VMs with. Unlike the resident set, it does not count
  * freed memory the allocator keeps for reuse.
  */
 long long lunar_bench_heap_bytes(void) {

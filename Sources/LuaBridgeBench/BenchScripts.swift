@@ -1,4 +1,4 @@
-/// The Lua sources the benchmarks measure, in one place, so that `lunar bench` and the profiler's
+/// The Lua sources the benchmarks measure, in one place, so that `lunar-bench` and the profiler's
 /// `lunar-workload` run the same code.
 ///
 /// ```swift

@@ -38,7 +38,7 @@ public struct BridgeBenchmarkResult: Sendable, Hashable, CustomStringConvertible
   }
 }
 
-/// The LuaBridge benchmark behind `lunar bench bridge`. Build in release mode to get meaningful
+/// The LuaBridge benchmark behind `lunar-bench bridge`. Build in release mode to get meaningful
 /// figures; compare ratios, not absolute times.
 public enum BridgeBenchmark {
   /// The element of the encoding benchmark.

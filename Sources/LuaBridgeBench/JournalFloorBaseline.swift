@@ -12,7 +12,7 @@ import Foundation
 ///   that a failed call can be undone and the host learns what changed;
 /// - the instruction budget's count hook.
 ///
-/// `lunar bench lua` reports it next to Lunar, so that Lunar's ratio to the bare call can be read
+/// `lunar-bench lua` reports it next to Lunar, so that Lunar's ratio to the bare call can be read
 /// against what its design cannot avoid: the part above this floor is Lunar's own cost (the store,
 /// the action from Swift, the snapshot, error reporting). Only a cheaper form of one of the three
 /// goes below it: for instance a light userdata as the root proxy, which allocates nothing but makes

@@ -23,7 +23,7 @@ struct Lunar: AsyncParsableCommand {
         lunar --generate-completion-script zsh > "${fpath[1]}/_lunar"
         lunar --generate-completion-script fish > ~/.config/fish/completions/lunar.fish
       """,
-    subcommands: [Run.self, HostCommand.self, Test.self, Check.self, List.self, New.self, Replay.self, Bench.self]
+    subcommands: [Run.self, HostCommand.self, Test.self, Check.self, List.self, New.self, Replay.self]
   )
 
   static func main() async {

@@ -1,12 +1,12 @@
 import Foundation
 import Testing
 
-/// `lunar bench [PATH]`: the feature's figure, then the built-in comparison (tiny runs here: the
+/// `lunar-bench [PATH]`: the feature's figure, then the built-in comparison (tiny runs here: the
 /// figures are meaningless in a debug build, only their shape is checked).
 struct BenchCommandTests {
   @Test func benchOfAFeatureReportsItsMixAndTheBuiltInComparison() async throws {
     let output = try await Lunar.run(
-      ["bench", "examples/counter", "--iterations", "200", "--repetitions", "1", "--json"], input: "")
+      ["examples/counter", "--iterations", "200", "--repetitions", "1", "--json"], program: "lunar-bench")
     #expect(output.status == 0, "\(output)")
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any], "\(output)")
@@ -22,7 +22,7 @@ struct BenchCommandTests {
   }
 
   @Test func benchWithoutAPathRunsTheComparisonOnly() async throws {
-    let output = try await Lunar.run(["bench", "--iterations", "200", "--repetitions", "1"], input: "")
+    let output = try await Lunar.run(["--iterations", "200", "--repetitions", "1"], program: "lunar-bench")
     #expect(output.status == 0, "\(output)")
     #expect(output.stdout.hasPrefix("lua: a no-effect action"), "\(output)")
     #expect(output.stdout.contains("bare C API, state in registry"))
@@ -30,12 +30,12 @@ struct BenchCommandTests {
   }
 }
 
-/// `lunar bench plugins`: the scale figures' shape (a tiny run; the figures mean nothing here).
+/// `lunar-bench plugins`: the scale figures' shape (a tiny run; the figures mean nothing here).
 struct PluginScaleBenchTests {
   @Test func benchPluginsReportsMemoryPerVMAndStoreAndTheSpreads() async throws {
     let output = try await Lunar.run(
-      ["bench", "plugins", "--stores", "50", "--vms", "5", "--actions", "200", "--repetitions", "1", "--many", "20", "--json"],
-      input: "")
+      ["plugins", "--stores", "50", "--vms", "5", "--actions", "200", "--repetitions", "1", "--many", "20", "--json"],
+      program: "lunar-bench")
     #expect(output.status == 0, "\(output)")
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any], "\(output)")

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import IssueReporting
 import LuaFeatures
+import LunarHostSupport
 import LunarPlugins
 
 /// `lunar host [DIR]`: every plugin of a folder in one process, each in its own VM.

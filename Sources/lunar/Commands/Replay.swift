@@ -4,6 +4,7 @@ import Foundation
 import IssueReporting
 import LuaBridge
 import LuaFeatures
+import LunarHostSupport
 
 /// `lunar replay FILE`: runs a recorded session again and checks that it reaches the same states;
 /// `--as-test` writes it as a test instead.

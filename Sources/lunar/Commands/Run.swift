@@ -3,6 +3,7 @@ import Foundation
 import IssueReporting
 import LuaFeatures
 import LunarDevtools
+import LunarHostSupport
 
 /// `lunar run PATH`: runs a feature in a store, fed by actions typed (or piped) in.
 struct Run: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LuaFeatures
+import LunarHostSupport
 
 /// `lunar test`: runs `*_test.lua` files.
 struct Test: AsyncParsableCommand {

@@ -2,6 +2,7 @@ import Composable
 import Foundation
 import LuaBridge
 import LuaFeatures
+import LunarHostSupport
 import LunarPlugins
 
 /// What `lunar check` finds in a feature without running it.

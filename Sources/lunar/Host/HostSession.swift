@@ -1,6 +1,7 @@
 import Foundation
 import LuaBridge
 import LuaFeatures
+import LunarHostSupport
 import LunarPlugins
 
 /// `lunar host`: every plugin of a folder in one process, fed by lines of input — JSON lines

@@ -4,6 +4,7 @@ import DequeModule
 import Foundation
 import LuaBridge
 import LuaFeatures
+import LunarHostSupport
 
 /// A feature running in the host: a store fed by lines of input, showing what happens.
 @MainActor

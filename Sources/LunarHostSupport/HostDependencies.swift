@@ -6,9 +6,9 @@ import LuaFeatures
 ///
 /// Clients are the features' own business: a feature declares them in Lua over these
 /// (`lunar.client "factClient" { … }`, as the examples do), so the host knows no example.
-enum HostDependencies {
+public enum HostDependencies {
   /// The dependencies of a feature in `root`, its `deps.http` answered as `mode` says.
-  static func dependencies(mode: DependencyMode, root: URL) -> LuaDependencies {
+  public static func dependencies(mode: DependencyMode, root: URL) -> LuaDependencies {
     var dependencies = LuaDependencies.builtIn
     dependencies.offer(.http(mode.httpTransport(root: root)))
     dependencies.offer(.files(in: root))
@@ -18,7 +18,7 @@ enum HostDependencies {
 
   /// The `deps.storage` document of a feature in `root`: `$LUNAR_STORAGE` when set, else
   /// `<data>/lunar/storage/<folder name>.json`.
-  static func storageFile(for root: URL) -> URL {
+  public static func storageFile(for root: URL) -> URL {
     if let path = ProcessInfo.processInfo.environment["LUNAR_STORAGE"], !path.isEmpty {
       return URL(fileURLWithPath: path)
     }

@@ -19,16 +19,23 @@ import LuaFeatures
 /// changes outlive nothing, so a line cannot park memory that the feature's ceiling would then
 /// lack. It runs under the VM's limits like any call. JSON is read by the same decoder as JSON
 /// everywhere else in Lunar, with the VM's nesting limit.
+///
+/// ```swift
+/// let parser = ActionParser(vm: host.vm)
+/// let action = try parser.parse("add title=milk")   // ["type": "add", "title": "milk"]
+/// ```
 @MainActor
-struct ActionParser {
-  let vm: LuaVM
+public struct ActionParser {
+  /// The VM Lua text is evaluated in (in a sandbox of its own per line).
+  public let vm: LuaVM
 
-  init(vm: LuaVM) {
+  /// A parser evaluating Lua text in `vm`.
+  public init(vm: LuaVM) {
     self.vm = vm
   }
 
   /// The action `line` holds. This is the one place where a line of input becomes an action.
-  func parse(_ line: String) throws(ActionParseError) -> LuaValue {
+  public func parse(_ line: String) throws(ActionParseError) -> LuaValue {
     let text = line.trimmingCharacters(in: .whitespaces)
     guard !text.isEmpty else { throw ActionParseError("empty line") }
     if Self.isJSONObject(text) { return try parseJSON(text) }
@@ -192,7 +199,9 @@ struct ActionParser {
 }
 
 /// A line that is not an action.
-struct ActionParseError: Error, CustomStringConvertible {
-  let description: String
-  init(_ description: String) { self.description = description }
+public struct ActionParseError: Error, CustomStringConvertible {
+  /// What is wrong, and what would be right.
+  public let description: String
+  /// An error saying `description`.
+  public init(_ description: String) { self.description = description }
 }

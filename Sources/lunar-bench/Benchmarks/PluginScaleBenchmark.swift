@@ -3,9 +3,10 @@ import Composable
 import Foundation
 import LuaBridge
 import LuaFeatures
+import LunarHostSupport
 import LunarPlugins
 
-/// `lunar bench plugins [PATH]`: what plugins cost at scale. Memory per plugin VM and per idle
+/// `lunar-bench plugins [PATH]`: what plugins cost at scale. Memory per plugin VM and per idle
 /// store (from the allocator's own count, ``lunar_bench_heap_bytes``), what comes back when
 /// plugins are unloaded, and ns/action through one store, spread over many stores of one plugin,
 /// and spread over many plugins (one VM each).
@@ -50,7 +51,7 @@ struct PluginScaleBenchmark {
     }
 
     var json: String {
-      JSONText.encode([
+      BenchJSON.encode([
         "benchmark": "plugins", "feature": feature, "stores": stores, "vms": vms, "bytesPerVM": perVM, "luaBytesPerVM": perVMLua,
         "returnedAfterUnload": returned, "bytesPerIdleStore": perIdleStore, "bytesPerUsedStore": perUsedStore,
         "luaBytesPerUsedStore": perUsedStoreLua, "nsBareStore": bareStore, "nsOneStore": oneStore,

@@ -2,18 +2,18 @@ import ArgumentParser
 import Foundation
 
 extension Bench {
-  /// `lunar bench [PATH]`: a feature's figure, then the built-in comparison of `bench lua`.
+  /// `lunar-bench [PATH]`: a feature's figure, then the built-in comparison of `lunar-bench lua`.
   struct All: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "all",
       abstract: "A feature's ns/action (given PATH), then a Lua reducer against the bare C API and Swift.",
       discussion: """
-        What `lunar bench [PATH]` runs. With PATH, the feature's scripted action mix first (as \
-        `lunar bench feature PATH`); then, always, the built-in comparison (as `lunar bench lua`): \
+        What `lunar-bench [PATH]` runs. With PATH, the feature's scripted action mix first (as \
+        `lunar-bench feature PATH`); then, always, the built-in comparison (as `lunar-bench lua`): \
         a Lua reducer through Store.send, the same reducer through the bare Lua C API, an \
         equivalent Swift reducer and a Redux store in plain Lua, as ratios measured in one run.
 
-          swift run -c release lunar bench examples/counter
+          swift run -c release lunar-bench examples/counter
         """
     )
 

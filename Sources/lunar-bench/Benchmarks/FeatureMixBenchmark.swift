@@ -3,8 +3,9 @@ import Composable
 import Foundation
 import LuaBridge
 import LuaFeatures
+import LunarHostSupport
 
-/// `lunar bench feature PATH`: a feature's own actions, sent in a loop through its store.
+/// `lunar-bench feature PATH`: a feature's own actions, sent in a loop through its store.
 @MainActor
 struct FeatureMixBenchmark {
   let path: String
@@ -22,7 +23,7 @@ struct FeatureMixBenchmark {
         + (errors > 0 ? " (\(errors) errors: check the mix with lunar run)" : "")
     }
     var json: String {
-      JSONText.encode(["benchmark": "feature", "feature": feature, "mix": actions, "ns": nanoseconds, "errors": errors])
+      BenchJSON.encode(["benchmark": "feature", "feature": feature, "mix": actions, "ns": nanoseconds, "errors": errors])
     }
   }
 

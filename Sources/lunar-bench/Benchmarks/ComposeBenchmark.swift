@@ -6,7 +6,7 @@ import LuaBridgeBench
 import LuaFeatures
 
 extension Bench {
-  /// `lunar bench compose`: the cost of composition from Lua.
+  /// `lunar-bench compose`: the cost of composition from Lua.
   struct Compose: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "An action for the 500th row of a 1,000-row lunar.forEach against the same action to a lone row.",
@@ -62,7 +62,7 @@ struct ComposeBenchmark {
     }
 
     var json: String {
-      JSONText.encode([
+      BenchJSON.encode([
         "benchmark": "compose", "iterations": iterations, "rows": rows, "loneNs": lone,
         "composedNs": composed, "ratio": ratio,
       ])
@@ -76,7 +76,7 @@ struct ComposeBenchmark {
     var errors = 0
     host.onError = { error in
       errors += 1
-      if errors == 1 { FileHandle.standardError.write(Data("bench compose: \(error)\n".utf8)) }
+      if errors == 1 { FileHandle.standardError.write(Data("lunar-bench compose: \(error)\n".utf8)) }
     }
     let todo = try host.load(source: BenchScripts.todoFeature, chunkName: "todo.lua")
     let list = try host.load(

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 
 extension Bench {
-  /// `lunar bench plugins [PATH]`: what a plugin costs at scale.
+  /// `lunar-bench plugins [PATH]`: what a plugin costs at scale.
   struct Plugins: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Memory per plugin VM and per store, and ns/action over one store, many stores and many VMs.",
@@ -13,7 +13,7 @@ extension Bench {
         ns/action is measured through one store, spread over the stores, and spread over the VMs. \
         With --many N, N more stores are made at the end and their memory reported.
 
-          swift run -c release lunar bench plugins --many 100000
+          swift run -c release lunar-bench plugins --many 100000
         """
     )
 

@@ -3,8 +3,9 @@ import Composable
 import Foundation
 import LuaBridge
 import LuaFeatures
+import LunarHostSupport
 
-/// `lunar bench reload [PATH]`: how long from saving a feature's script to the new reducer serving.
+/// `lunar-bench reload [PATH]`: how long from saving a feature's script to the new reducer serving.
 struct ReloadBench: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "reload",
@@ -37,7 +38,7 @@ struct ReloadBench: AsyncParsableCommand {
   }
 }
 
-/// The measurement behind `lunar bench reload`.
+/// The measurement behind `lunar-bench reload`.
 @MainActor
 struct ReloadBenchmark {
   let path: String
@@ -69,7 +70,7 @@ struct ReloadBenchmark {
     }
 
     var json: String {
-      JSONText.encode([
+      BenchJSON.encode([
         "rounds": latencies.count, "medianMs": percentile(latencies, 0.5), "p95Ms": percentile(latencies, 0.95),
         "minMs": latencies.min() ?? 0, "maxMs": latencies.max() ?? 0, "reloadMedianMs": percentile(reloads, 0.5),
         "quietMs": quietMilliseconds, "inotify": inotify,
@@ -108,7 +109,7 @@ struct ReloadBenchmark {
       let step = round + 2
       let text = checksBehaviour
         ? original.replacingOccurrences(of: stepLine, with: "state.count = state.count + \(step)")
-        : original + "\n-- lunar bench reload \(round)\n"
+        : original + "\n-- lunar-bench reload \(round)\n"
       let start = clock.now
       try text.write(to: script, atomically: false, encoding: .utf8)
       let watchdog = Task { @MainActor in

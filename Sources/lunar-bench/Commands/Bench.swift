@@ -1,23 +1,25 @@
 import ArgumentParser
 import Foundation
 
-/// `lunar bench`: performance figures, measured as ratios within one run.
+/// `lunar-bench`: performance figures, measured as ratios within one run. An executable of its own:
+/// the shipped `lunar` holds no benchmark.
+@main
 struct Bench: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "bench",
+    commandName: "lunar-bench",
     abstract: "Measure Lunar's overheads (build with -c release for meaningful figures).",
     discussion: """
       Figures are nanoseconds per operation and ratios measured in the same run: compare ratios, \
       not absolute times, on a shared machine. Run with:
 
-        swift run -c release lunar bench [PATH]   a feature's ns/action (given PATH), then `lua`
-        swift run -c release lunar bench core     Store.send against a bare reducer call
-        swift run -c release lunar bench lua      a Lua reducer through the store, the bare C API,
+        swift run -c release lunar-bench [PATH]   a feature's ns/action (given PATH), then `lua`
+        swift run -c release lunar-bench core     Store.send against a bare reducer call
+        swift run -c release lunar-bench lua      a Lua reducer through the store, the bare C API,
                                                   a Swift reducer and a Redux store in plain Lua
-        swift run -c release lunar bench feature examples/counter
+        swift run -c release lunar-bench feature examples/counter
                                                   ns/action for a feature's scripted action mix
-        swift run -c release lunar bench bridge   LuaBridge calls and encoding against the C API
-        swift run -c release lunar bench plugins  memory per plugin VM and per store; ns/action
+        swift run -c release lunar-bench bridge   LuaBridge calls and encoding against the C API
+        swift run -c release lunar-bench plugins  memory per plugin VM and per store; ns/action
                                                   over one store, 10,000 stores and 1,000 VMs
       """,
     subcommands: [All.self, Core.self, Lua.self, Feature.self, Bridge.self, ReloadBench.self, Compose.self, Plugins.self],

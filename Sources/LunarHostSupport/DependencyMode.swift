@@ -4,7 +4,7 @@ import LuaFeatures
 
 /// What answers `deps.http` (`--deps`): recorded answers next to the feature, or the network
 /// (recording its answers, or not).
-enum DependencyMode: String, ExpressibleByArgument, CaseIterable, Sendable {
+public enum DependencyMode: String, ExpressibleByArgument, CaseIterable, Sendable {
   /// `deps.http` answers from `fixtures/http/` in the feature's folder; no network.
   case offline
   /// Real requests, each answer written to `fixtures/http/`.
@@ -13,7 +13,7 @@ enum DependencyMode: String, ExpressibleByArgument, CaseIterable, Sendable {
   case live
 
   /// The transport behind `deps.http` for a feature in `root`.
-  func httpTransport(root: URL) -> HTTPTransport {
+  public func httpTransport(root: URL) -> HTTPTransport {
     let fixtures = root.appendingPathComponent("fixtures/http")
     switch self {
     case .offline: return .fixtures(in: fixtures)

@@ -42,12 +42,12 @@ struct LuaFeatureBenchmark {
     }
 
     var json: String {
-      JSONText.encode([
+      BenchJSON.encode([
         "benchmark": "lua", "iterations": iterations, "bareNs": bare, "floorNs": floor, "lunarNs": lunar,
         "lunarLargeNs": lunarLarge, "swiftNs": swift, "reduxNs": redux.map { $0 as Any } ?? NSNull(),
         "lunarCPUNs": lunarCPU, "ratioToBare": lunar / bare, "ratioFloorToBare": floor / bare,
         "ratioLargeToSmall": lunarLarge / lunar,
-        // NB: how many times faster than the Redux store Lunar is, in CPU time (> 1 meets target 3).
+        // NB: how many times faster than the Redux store Lunar is, in CPU time (above 1: faster).
         "speedupOverRedux": redux.map { $0 / lunarCPU as Any } ?? NSNull(),
       ])
     }

@@ -162,7 +162,11 @@ let package = Package(
         .product(name: "CasePathsCore", package: "swift-case-paths"),
       ]
     ),
-    // Benchmarks: their own targets, which the shipped `lunar` does not link.
+    // Benchmarks: their own targets, which the shipped `lunar` does not link. `lunar-bench` is a
+    // plain executable over swift-argument-parser (already built for `lunar`) rather than
+    // ordo-one/benchmark, whose packages every clean build would add; stable figures come from
+    // callgrind's instruction counts (`lunar-workload`, scripts/instructions), which need no access
+    // to the kernel's performance counters.
     .target(
       name: "LunarBench",
       dependencies: ["LuaFeatures", "Composable", "LuaBridge", "CLua"],

@@ -3,6 +3,7 @@ import Foundation
 import LuaBridge
 import LuaBridgeBench
 import LuaFeatures
+import LunarBench
 
 /// The Lua figures, in one run: a no-effect action through `Store.send` into a Lua reducer,
 /// against the same reducer called through the bare C API, an equivalent Swift reducer, the same
@@ -114,7 +115,8 @@ struct LuaFeatureBenchmark {
   }
 }
 
-/// A Redux-style store in plain Lua (``ReduxScript``), run by the system's `lua5.4`.
+/// A Redux-style store in plain Lua (`bench/redux_counter.lua` of LunarBench), run by the system's
+/// `lua5.4`.
 ///
 /// The script times itself with `os.clock`, which counts CPU time (Lua has no finer wall clock), so
 /// Lunar's side of this comparison is CPU time too: on a busy machine, wall-clock time would count
@@ -129,7 +131,7 @@ final class ReduxBaseline {
       .first(where: { FileManager.default.isExecutableFile(atPath: $0) })
     else { return nil }
     let script = FileManager.default.temporaryDirectory.appendingPathComponent("lunar-redux-\(getpid()).lua")
-    guard (try? ReduxScript.source.write(to: script, atomically: true, encoding: .utf8)) != nil else { return nil }
+    guard (try? BenchLua.reduxCounter.write(to: script, atomically: true, encoding: .utf8)) != nil else { return nil }
     self.lua = lua
     self.script = script
   }

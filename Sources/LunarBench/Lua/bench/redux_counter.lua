@@ -1,10 +1,6 @@
-/// The Redux-style yardstick of `lunar-bench lua`, kept in the binary so the benchmark runs from
-/// anywhere. Run it alone with `lua5.4 redux.lua 1000000`.
-enum ReduxScript {
-  static let source = #"""
 -- A Redux-style store in plain Lua: the yardstick `lunar-bench lua` compares Lunar against.
 -- dispatch(action) -> reducer returns a shallow copy of the state with the change -> one listener.
--- Run: lua5.4 redux.lua [iterations [repetitions]]   (prints nanoseconds per action, CPU time)
+-- Run: lua5.4 redux_counter.lua [iterations [repetitions]]   (prints nanoseconds per action, CPU time)
 -- NB: os.clock counts CPU time; `lunar-bench lua` compares it with Lunar's CPU time.
 local iterations = tonumber(arg and arg[1]) or 1000000
 local repetitions = tonumber(arg and arg[2]) or 5
@@ -57,5 +53,3 @@ for _ = 1, repetitions do
   best = math.min(best, elapsed)
 end
 print(string.format("%.1f", best / iterations * 1e9))
-"""#
-}

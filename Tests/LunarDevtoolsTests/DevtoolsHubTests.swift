@@ -16,6 +16,7 @@ final class CounterHost: DevtoolsHost {
   func resume(_ state: LuaValue) { self.state = state }
   func render(_ state: LuaValue) -> String? { "count: \(state[LuaString("count")])" }
   func exportTest(recording: String) throws -> String { recording }
+  var sessions: [String] { [] }
   func observe(_ hub: DevtoolsHub?) {
     observeCalls += 1
     observing = hub

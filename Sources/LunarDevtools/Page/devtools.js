@@ -19,7 +19,10 @@ const page = {
 window.lunarDevtools = page;
 
 function connect() {
-  const socket = new WebSocket(`ws://${location.host}/session`);
+  // NB: in lunar host, each plugin has a session: `?session=NAME` picks one.
+  const session = new URLSearchParams(location.search).get("session");
+  const query = session ? `?session=${encodeURIComponent(session)}` : "";
+  const socket = new WebSocket(`ws://${location.host}/session${query}`);
   page.socket = socket;
   socket.onopen = () => setStatus("open", "connected");
   socket.onclose = () => { setStatus("closed", "disconnected — is lunar still running?"); setTimeout(connect, 1000); };
@@ -40,6 +43,7 @@ function receive(message) {
   switch (message.type) {
     case "hello":
       $("#feature").textContent = message.feature;
+      showSessions(message.sessions, message.session);
       page.entries.clear();
       $("#log").replaceChildren();
       $("#timeline tbody").replaceChildren();
@@ -54,6 +58,21 @@ function receive(message) {
     case "notice": notice(message.message, message.error); break;
   }
 }
+
+function showSessions(sessions, current) {
+  const picker = $("#sessions");
+  picker.hidden = sessions.length === 0;
+  picker.replaceChildren(...sessions.map((name) => {
+    const option = document.createElement("option");
+    option.value = option.textContent = name;
+    option.selected = name === current;
+    return option;
+  }));
+}
+
+$("#sessions").addEventListener("change", (event) => {
+  location.search = `?session=${encodeURIComponent(event.target.value)}`;
+});
 
 // MARK: the log
 

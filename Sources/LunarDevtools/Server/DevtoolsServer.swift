@@ -30,6 +30,16 @@ public final class DevtoolsServer: Sendable {
   ///
   /// - Throws: ``DevtoolsServerError`` when the port cannot be listened on (already in use).
   public static func start(hub: DevtoolsHub, port: UInt16) async throws -> DevtoolsServer {
+    try await start(port: port) { _ in hub }
+  }
+
+  /// Starts serving the pages of several sessions (the plugins of a host) on `127.0.0.1:port`: the
+  /// page at `/?session=NAME` shows the session `hub(NAME)` finds, and `/` the one `hub(nil)` finds.
+  ///
+  /// - Throws: ``DevtoolsServerError`` when the port cannot be listened on (already in use).
+  public static func start(
+    port: UInt16, hub: @escaping @MainActor @Sendable (_ session: String?) -> DevtoolsHub?
+  ) async throws -> DevtoolsServer {
     let address: sockaddr_in
     do {
       address = try .inet(ip4: "127.0.0.1", port: port)
@@ -43,7 +53,14 @@ public final class DevtoolsServer: Sendable {
       let path = name == "index.html" ? "/" : "/\(name)"
       await server.appendRoute(HTTPRoute("GET \(path)")) { _ in response() }
     }
-    await server.appendRoute("GET /session", to: .webSocket(DevtoolsSocket(hub: hub)))
+    await server.appendRoute("GET /session") { request in
+      let name = request.query.first { $0.name == "session" }?.value
+      guard let found = await MainActor.run(body: { hub(name) }) else {
+        return HTTPResponse(statusCode: .notFound, body: Data("no session \(name ?? "")\n".utf8))
+      }
+      let socket = WebSocketHTTPHandler(handler: MessageFrameWSHandler(handler: DevtoolsSocket(hub: found)))
+      return try await socket.handleRequest(request)
+    }
     let task = Task { try await server.run() }
     do {
       try await server.waitUntilListening(timeout: 5)

@@ -23,13 +23,17 @@ public protocol DevtoolsHost: AnyObject {
   /// - Throws: An error that describes what is wrong with the text.
   func dispatch(_ text: String) throws
   /// Puts the store back in `state`; running effects go on.
-  func resume(_ state: LuaValue)
+  ///
+  /// - Throws: An error saying why it cannot.
+  func resume(_ state: LuaValue) throws
   /// The view of `state` (for entries that were imported).
   func render(_ state: LuaValue) -> String?
   /// The session, given in the record format, as an exhaustive `*_test.lua`.
   ///
   /// - Throws: An error saying why it cannot (no generator, a recording it cannot read).
   func exportTest(recording: String) throws -> String
+  /// The other sessions a page may switch to (the plugins of a host), by name; empty for one session.
+  var sessions: [String] { get }
   /// Starts sending entries to `hub` (a page connected), or stops (`nil`: no page is left).
   func observe(_ hub: DevtoolsHub?)
 }

@@ -18,6 +18,8 @@ public final class DevtoolsHub {
   public let feature: String
   /// The feature's name, which the page shows.
   public let name: String
+  /// The session's name among those of a host (a plugin's), or `nil` when it is the only one.
+  public let session: String?
   /// Seed of `math.random`, written in exported recordings.
   public let seed: UInt64
   /// The app whose session this is.
@@ -33,9 +35,13 @@ public final class DevtoolsHub {
   /// - Parameters:
   ///   - feature: The feature's script, as recordings name it.
   ///   - name: The feature's name, shown by the page (its script when `nil`).
+  ///   - session: Its name among the sessions of a host (a plugin's name).
   ///   - historyLimit: Entries kept; the oldest are forgotten first.
-  public init(feature: String, name: String? = nil, seed: UInt64 = 0, historyLimit: Int = 1000) {
+  public init(
+    feature: String, name: String? = nil, session: String? = nil, seed: UInt64 = 0, historyLimit: Int = 1000
+  ) {
     self.feature = feature
+    self.session = session
     self.name = name ?? feature
     self.seed = seed
     self.history = DevtoolsHistory(limit: historyLimit)
@@ -120,7 +126,9 @@ public final class DevtoolsHub {
     let id = nextClient
     nextClient += 1
     let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .unbounded)
-    continuation.yield(DevtoolsMessage.hello(feature: name, historyLimit: history.limit, forgotten: history.forgotten))
+    continuation.yield(DevtoolsMessage.hello(
+      feature: name, session: session, sessions: host?.sessions ?? [], historyLimit: history.limit,
+      forgotten: history.forgotten))
     for entry in history.entries { continuation.yield(DevtoolsMessage.entry(entry)) }
     for event in effects { continuation.yield(DevtoolsMessage.effect(event)) }
     let first = clients.isEmpty
@@ -174,7 +182,11 @@ public final class DevtoolsHub {
         send(DevtoolsMessage.notice("entry #\(id) is no longer kept", isError: true), to: client)
         return
       }
-      host?.resume(entry.state)
+      do {
+        try host?.resume(entry.state)
+      } catch {
+        send(DevtoolsMessage.notice("\(error)", isError: true), to: client)
+      }
     case .exportRecording:
       send(DevtoolsMessage.export(format: "record", text: DevtoolsRecording.write(self)), to: client)
     case .exportTest:

@@ -5,8 +5,13 @@ import LuaBridge
 /// Values are written exactly (``LuaJSONEncoder``); one JSON cannot hold (NaN, text that is not
 /// UTF-8) is shown as text saying so, and the page goes on.
 enum DevtoolsMessage {
-  static func hello(feature: String, historyLimit: Int, forgotten: Int) -> String {
-    encode(["type": "hello", "feature": .text(feature), "historyLimit": int(historyLimit), "forgotten": int(forgotten)])
+  static func hello(feature: String, session: String?, sessions: [String], historyLimit: Int, forgotten: Int) -> String {
+    var message: [LuaString: LuaValue] = [
+      "type": "hello", "feature": .text(feature), "historyLimit": int(historyLimit), "forgotten": int(forgotten),
+      "sessions": .array(sessions.map { .text($0) }),
+    ]
+    if let session { message["session"] = .text(session) }
+    return encode(.table(message))
   }
 
   static func entry(_ entry: DevtoolsEntry) -> String {

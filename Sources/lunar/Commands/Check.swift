@@ -24,6 +24,9 @@ struct Check: AsyncParsableCommand {
   @Flag(help: "Write one JSON object per feature.")
   var json = false
 
+  @OptionGroup(title: "Output")
+  var colors: ColorOptions
+
   @MainActor
   func run() async throws {
     let locations = try FeatureFiles.find(paths)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import IssueReporting
 import LuaFeatures
+import LunarDevtools
 import LunarHostSupport
 import LunarPlugins
 
@@ -72,8 +73,14 @@ struct HostCommand: AsyncParsableCommand {
   @Option(help: "Seed of math.random.")
   var seed: UInt64 = 0
 
+  @OptionGroup(title: "Devtools")
+  var devtools: DevtoolsOptions
+
   @OptionGroup(title: "Limits of each plugin's VM")
   var limits: HostLimitOptions
+
+  @OptionGroup(title: "Output")
+  var colors: ColorOptions
 
   func validate() throws {
     try EffectTimeout.validate(timeout)
@@ -119,6 +126,8 @@ struct HostCommand: AsyncParsableCommand {
     }
     let root = URL(fileURLWithPath: folder, isDirectory: true).standardizedFileURL
     let session = HostSession(host: host, folder: root, output: output, scripted: scripted)
+    let server = try await serveDevtools(session)
+    defer { if let server { Task { await server.stop() } } }
     session.start()
     if watch { session.watch = host.watch(root) }
     if !scripted {
@@ -144,6 +153,22 @@ struct HostCommand: AsyncParsableCommand {
     if stillRunning > 0 { output.note("\(stillRunning) effect(s) still running after \(timeout)s; stopping") }
     session.watch?.cancel()
     if session.hadErrors { throw ExitCode(1) }
+  }
+
+  /// Serves the plugins' devtools pages when `--devtools` asks for it, saying where on standard error.
+  @MainActor
+  private func serveDevtools(_ session: HostSession) async throws -> DevtoolsServer? {
+    guard let port = devtools.port else { return nil }
+    let pages = HostDevtools(historyLimit: devtools.history, seed: seed)
+    pages.current = { [weak session] in session?.current }
+    session.devtools = pages
+    do {
+      let server = try await DevtoolsServer.start(port: UInt16(port)) { name in pages.hub(named: name) }
+      printError(Terminal.standardError.dim("devtools: \(server.url)"))
+      return server
+    } catch {
+      throw ValidationError("\(error)")
+    }
   }
 
   /// A plugin's `deps.storage` document: `<data>/lunar/plugins/<name>/storage.json`, next to its

@@ -20,6 +20,9 @@ struct List: AsyncParsableCommand {
   @Flag(help: "Write one JSON object per feature.")
   var json = false
 
+  @OptionGroup(title: "Output")
+  var colors: ColorOptions
+
   @MainActor
   func run() async throws {
     let terminal = Terminal.standardOutput

@@ -18,6 +18,9 @@ struct New: ParsableCommand {
   @Argument(help: "The feature's folder name: a letter, then letters, digits, _ and - (ASCII).")
   var name: String
 
+  @OptionGroup(title: "Output")
+  var colors: ColorOptions
+
   func run() throws {
     let base = (name as NSString).lastPathComponent
     // NB: The name becomes a Lua identifier in the test file (`local MyFeature = require …`):

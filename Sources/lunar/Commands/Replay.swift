@@ -55,6 +55,9 @@ struct Replay: AsyncParsableCommand {
   @OptionGroup(title: "Limits")
   var limits: HostLimitOptions
 
+  @OptionGroup(title: "Output")
+  var colors: ColorOptions
+
   func validate() throws {
     try EffectTimeout.validate(timeout)
     if testFile != nil, !asTest { throw ValidationError("--output goes with --as-test") }
@@ -82,14 +85,21 @@ struct Replay: AsyncParsableCommand {
     let check = ReplayCheck(recording: recording)
     session.onReduce = { action, fromInput, state in check.reduced(action, fromInput: fromInput, state: state) }
     session.start()
-    for input in recording.inputs {
+    let inputs = recording.inputs
+    let progress = ProgressLine("replaying", total: inputs.count, unit: "actions")
+    for (index, input) in inputs.enumerated() {
+      progress.update(index + 1)
       // NB: Waiting only as long as the recording did keeps the recorded interleaving: an input
       //     action that came before an effect's answer in the recording comes before it here too.
       await session.waitForEffectActions(input.effectActionsBefore, timeout: .seconds(timeout))
-      if let divergence = check.divergence { return try report(divergence, output) }
+      if let divergence = check.divergence {
+        progress.finish()
+        return try report(divergence, output)
+      }
       _ = session.send(input.action)
     }
     await session.waitForEffectActions(recording.effectActions, timeout: .seconds(timeout))
+    progress.finish()
     if let divergence = check.divergence ?? check.missing(overdrawn: queue.overdrawn, timeout: timeout) {
       return try report(divergence, output)
     }

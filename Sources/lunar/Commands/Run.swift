@@ -81,6 +81,9 @@ struct Run: AsyncParsableCommand {
   @OptionGroup(title: "Limits")
   var limits: HostLimitOptions
 
+  @OptionGroup(title: "Output")
+  var colors: ColorOptions
+
   func validate() throws {
     try EffectTimeout.validate(timeout)
     guard history >= 0 else { throw ValidationError("--history must be 0 or more, got \(history)") }

@@ -38,6 +38,9 @@ struct Test: AsyncParsableCommand {
   @Option(help: "Dependencies: offline (recorded answers in the feature's fixtures/http), record or live.")
   var deps: DependencyMode = .offline
 
+  @OptionGroup(title: "Output")
+  var colors: ColorOptions
+
   @MainActor
   func run() async throws {
     let files = try TestFiles.find(in: paths.isEmpty ? TestFiles.defaultRoots() : paths)

@@ -44,6 +44,8 @@ final class RunDevtools: DevtoolsHost, SessionInspector {
     session?.resume(state)
   }
 
+  var sessions: [String] { [] }
+
   func render(_ state: LuaValue) -> String? {
     try? session?.feature.render(LuaState(state))
   }

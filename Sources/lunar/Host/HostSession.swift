@@ -21,6 +21,8 @@ final class HostSession {
   /// The folder the plugins came from, and its watch (`--watch`).
   let folder: URL
   var watch: PluginWatch?
+  /// The devtools pages of the plugins (`--devtools`).
+  var devtools: HostDevtools?
 
   init(host: PluginHost, folder: URL, output: HostOutput, scripted: Bool) {
     self.host = host
@@ -47,6 +49,7 @@ final class HostSession {
     case let .reloaded(plugin):
       parsers[plugin.name] = nil
       output.reloaded(plugin)
+      devtools?.glue(for: plugin).reloaded()
     case let .unloaded(name):
       parsers[name] = nil
       output.unloaded(name)
@@ -57,6 +60,7 @@ final class HostSession {
     case let .error(plugin, error):
       errors += 1
       output.output(for: plugin).error(error)
+      if let loaded = host[plugin] { devtools?.glue(for: loaded).failed(error) }
     case let .printed(plugin, text):
       output.output(for: plugin).printed(text)
     }
@@ -66,14 +70,18 @@ final class HostSession {
   private func attach(_ plugin: Plugin) {
     let out = output.output(for: plugin.name)
     let session = plugin.main
+    let inspector = devtools?.glue(for: plugin)
     session.onAction = { action, source in
       out.action(action, source: source == .send ? "input" : "effect")
+      inspector?.willReduce(action, source: source)
     }
     session.onReduce = { [weak plugin] _, _, before, after in
       out.state(before: before, after: after, view: before == after ? nil : plugin?.render(after))
+      inspector?.didReduce(after: after, changed: before != after)
     }
     session.onEffects = { action, started, running in
       out.effect(started ? "started" : "finished", for: action, running: running)
+      inspector?.effects(of: action, started: started)
     }
   }
 

@@ -1,11 +1,15 @@
 import Foundation
 
-/// Colours and output for a terminal; plain text when the output is not one (or `NO_COLOR` is set).
+/// Colours and output for a terminal: plain text when the output is not one, when `NO_COLOR` is set
+/// (to anything but the empty text), or with `--color never`; colours always with `--color always`.
 struct Terminal: Sendable {
   let colors: Bool
 
-  static let standardOutput = Terminal(colors: isatty(STDOUT_FILENO) != 0 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
-  static let standardError = Terminal(colors: isatty(STDERR_FILENO) != 0 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
+  static var standardOutput: Terminal { Terminal(colors: ColorChoice.current.colors(for: STDOUT_FILENO)) }
+  static var standardError: Terminal { Terminal(colors: ColorChoice.current.colors(for: STDERR_FILENO)) }
+
+  /// Whether `descriptor` is a terminal (and not a pipe or a file).
+  static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) != 0 }
 
   func paint(_ text: String, _ code: String) -> String {
     colors ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text

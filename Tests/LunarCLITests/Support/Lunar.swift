@@ -57,13 +57,19 @@ enum Lunar {
 
   /// Runs `lunar` with a terminal as its standard input and output (through util-linux's
   /// `script`), as a person at a prompt would.
+  ///
+  /// With `standardOutput`, lunar's standard output goes to that file, and only its standard error
+  /// to the terminal.
   static func runAtTerminal(
-    _ arguments: [String], input: String, environment: [String: String] = [:], timeout: Double = 60
+    _ arguments: [String], input: String, environment: [String: String] = [:], standardOutput: String? = nil,
+    timeout: Double = 60
   ) async throws -> Output {
     let binary = try await binary()
     let variables = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-    let command = ((variables.isEmpty ? [] : ["/usr/bin/env"] + variables) + [binary.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }
+    let quote = { (text: String) in "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }
+    var command = ((variables.isEmpty ? [] : ["/usr/bin/env"] + variables) + [binary.path] + arguments).map(quote)
       .joined(separator: " ")
+    if let standardOutput { command += " > " + quote(standardOutput) }
     return try await withCheckedThrowingContinuation { continuation in
       Thread.detachNewThread {
         continuation.resume(with: Result {

@@ -2,8 +2,8 @@
 """The devtools page in a real browser: starts `lunar run examples/counter --devtools PORT`, opens
 the page in headless Chromium (driven through its DevTools protocol), and checks what a user sees:
 actions appear as they are sent, selecting an earlier one shows the state as it was, an action
-dispatched from the page reaches the store, "resume from here" puts the store back, and the
-exported session replays with `lunar replay`.
+dispatched from the page reaches the store, "resume from here" puts the store back, the exported
+session replays with `lunar replay`, and the session exported as a test passes with `lunar test`.
 
     Tests/Browser/devtools_page_test.py LUNAR [--screenshot docs/devtools.png]
 
@@ -145,6 +145,15 @@ class Browser:
         shutil.rmtree(self.profile, ignore_errors=True)
 
 
+def export(browser, format):
+    """Clicks an export button; returns what the page received."""
+    browser.evaluate("window.lunarDevtools.exported = null")
+    browser.evaluate(f"document.querySelector('#export-{format}').click()")
+    text = browser.wait_for(f"the {format} export", "window.lunarDevtools.exported?.text")
+    browser.evaluate("document.querySelector('#export-dialog').close()")
+    return text
+
+
 def count_of(text):
     return json.loads(text)["count"] if text else None
 
@@ -168,22 +177,36 @@ def run(lunar_path, chromium, screenshot):
         browser.wait_for("the latest state", "document.querySelector('#state').textContent.includes('\"count\": 3')")
         print("ok: actions sent to lunar appear in the page, with the state after them")
 
-        # Export the session and replay it: the record format of lunar run --record.
-        browser.evaluate("document.querySelector('#export-record').click()")
-        exported = browser.wait_for("the exported session", "window.lunarDevtools.exported?.text")
+        # An effect shows on the timeline, started then finished.
+        lunar.send("factTapped")
+        browser.wait_for("the effect to finish", "[...document.querySelectorAll('#timeline tbody tr')].some(row => row.className === 'finished')")
+        print("ok: the effect of factTapped shows on the timeline, started and finished")
+
+        # Export the session and replay it: the record format of lunar run --record, with the
+        # answers its effects got.
+        exported = export(browser, "record")
         with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as file:
             file.write(exported)
         replay = subprocess.run([lunar_path, "replay", file.name, "--json"], capture_output=True, text=True, cwd=ROOT)
         os.unlink(file.name)
         if replay.returncode != 0:
             raise Failure(f"the exported session does not replay:\n{exported}\n{replay.stdout}{replay.stderr}")
-        browser.evaluate("document.querySelector('#export-dialog').close()")
         print("ok: the exported session replays with lunar replay")
 
-        # An effect shows on the timeline, started then finished.
-        lunar.send("factTapped")
-        browser.wait_for("the effect to finish", "[...document.querySelectorAll('#timeline tbody tr')].some(row => row.className === 'finished')")
-        print("ok: the effect of factTapped shows on the timeline, started and finished")
+        # Export as test: an exhaustive *_test.lua that passes beside the feature.
+        test = export(browser, "test")
+        folder = tempfile.mkdtemp(prefix="lunar-devtools-test-")
+        try:
+            shutil.copytree(os.path.join(ROOT, "examples", "counter"), os.path.join(folder, "counter"))
+            with open(os.path.join(folder, "counter", "session_test.lua"), "w") as file:
+                file.write(test)
+            result = subprocess.run([lunar_path, "test", os.path.join(folder, "counter", "session_test.lua")],
+                                    capture_output=True, text=True, cwd=ROOT)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+        if result.returncode != 0 or "store:send" not in test:
+            raise Failure(f"the exported test does not pass:\n{test}\n{result.stdout}{result.stderr}")
+        print("ok: the session exported as a test passes with lunar test")
 
         # Time travel: selecting the first increment shows the state as it was then.
         browser.evaluate("document.querySelector('#log li[data-source=input]').click()")

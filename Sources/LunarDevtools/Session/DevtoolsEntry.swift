@@ -47,9 +47,6 @@ public struct DevtoolsEntry: Sendable {
   /// What happened, when it is not an action: `resumed from #12`, `reloaded feature.lua`.
   public let note: String?
   public let state: LuaValue
-  /// For an action from input or the page: the state once its send returned (after the actions
-  /// effects sent at once), which a recording holds.
-  public internal(set) var settledState: LuaValue?
   public let view: String?
   public internal(set) var errors: [DevtoolsError]
   /// Milliseconds since the devtools started.

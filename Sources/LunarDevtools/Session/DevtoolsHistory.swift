@@ -48,11 +48,6 @@ struct DevtoolsHistory {
     return entries[index - 1]
   }
 
-  mutating func settle(_ id: Int, state: LuaValue) {
-    guard let index = index(of: id) else { return }
-    entries[index].settledState = state
-  }
-
   mutating func addError(_ error: DevtoolsError, toEntry id: Int) {
     guard let index = index(of: id) else { return }
     entries[index].errors.append(error)

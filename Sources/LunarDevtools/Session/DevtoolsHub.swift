@@ -22,6 +22,8 @@ public final class DevtoolsHub {
   public let session: String?
   /// Seed of `math.random`, written in exported recordings.
   public let seed: UInt64
+  /// The feature's Lua clients (`factClient`), written in exported recordings.
+  public var luaClients: [String] = []
   /// The app whose session this is.
   public weak var host: (any DevtoolsHost)?
   private(set) var history: DevtoolsHistory
@@ -30,6 +32,10 @@ public final class DevtoolsHub {
   private var nextClient = 1
   private var nextEntry = 1
   private var nextEffect = 1
+  /// Effects started and not yet ended.
+  private var running: Set<Int> = []
+  /// Dependency calls while a page was connected, each after the entry that was the latest then.
+  private(set) var dependencyCalls: [(after: Int, line: LuaValue)] = []
   private let started = ContinuousClock.now
 
   /// - Parameters:
@@ -66,7 +72,7 @@ public final class DevtoolsHub {
     nextEntry += 1
     let view = view ?? (history.last?.state == state ? history.last?.view : nil)
     let entry = DevtoolsEntry(
-      id: id, source: source, action: action, note: note, state: state, settledState: nil, view: view, errors: [],
+      id: id, source: source, action: action, note: note, state: state, view: view, errors: [],
       time: now)
     if let dropped = history.append(entry) { broadcast(DevtoolsMessage.forgotten(through: dropped.id)) }
     broadcast(DevtoolsMessage.entry(entry))
@@ -76,12 +82,6 @@ public final class DevtoolsHub {
     return id
   }
 
-  /// Notes the state once the send of the latest action from input or the page returned.
-  public func settled(state: LuaValue) {
-    guard let id = history.entries.last(where: { $0.source == .input || $0.source == .devtools })?.id else { return }
-    history.settle(id, state: state)
-  }
-
   /// Shows `error` at the latest entry (the action during which it happened).
   public func recordError(_ error: DevtoolsError) {
     guard let id = history.last?.id else { return }
@@ -89,16 +89,44 @@ public final class DevtoolsHub {
     broadcast(DevtoolsMessage.error(error, entry: id))
   }
 
+  /// Notes a dependency call and its result (`result`, or `error`, or `cancelled`), for exported
+  /// recordings: they answer replays and the mocks of exported tests.
+  public func recordDependency(_ name: String, arguments: [LuaValue], result: LuaValue?, error: String?, cancelled: Bool) {
+    guard isObserved, let after = history.last?.id else { return }
+    var line: [LuaString: LuaValue] = [
+      "kind": "dependency", "name": .text(name), "arguments": .array(arguments), "t": .number((now * 1000).rounded() / 1e6),
+    ]
+    if cancelled {
+      line["cancelled"] = true
+    } else if let error {
+      line["error"] = .text(error)
+    } else {
+      line["result"] = result ?? .nil
+    }
+    dependencyCalls.append((after, .table(line)))
+    // NB: calls of forgotten entries are forgotten with them.
+    if let first = history.entries.first?.id, let oldest = dependencyCalls.first?.after, oldest < first,
+      dependencyCalls.count > history.limit
+    {
+      dependencyCalls.removeAll { $0.after < first }
+    }
+  }
+
+  /// How many effects started and have not ended.
+  var effectsRunning: Int { running.count }
+
   /// Notes that the action of entry `entry` started effects; returns the number to finish them with.
   public func effectStarted(entry: Int?, actionType: String, origin: String? = nil) -> Int {
     let id = nextEffect
     nextEffect += 1
+    running.insert(id)
     addEffectEvent(effect: id, status: .started, entry: entry, actionType: actionType, origin: origin)
     return id
   }
 
   /// Notes that the effects numbered `effect` ended.
   public func effectEnded(_ effect: Int, cancelled: Bool) {
+    running.remove(effect)
     let started = effects.last { $0.effect == effect && $0.status == .started }
     addEffectEvent(
       effect: effect, status: cancelled ? .cancelled : .finished, entry: started?.entry,
@@ -114,7 +142,8 @@ public final class DevtoolsHub {
     broadcast(DevtoolsMessage.effect(event))
   }
 
-  private var now: Double {
+  /// Milliseconds since the devtools started.
+  var now: Double {
     let elapsed = ContinuousClock.now - started
     return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
   }

@@ -1,18 +1,20 @@
 import LuaBridge
 
-/// The session in the record format of `lunar run --record` (JSON lines), written from the log and
-/// read back into it.
+/// The session in the record format of `lunar run --record` (JSON lines, version 2), written from
+/// the log and read back into it.
 ///
 /// ```
-/// {"kind":"session","feature":"examples/counter/feature.lua","seed":0,"version":1}
-/// {"kind":"state","state":{"count":0}}          the state when the log starts
-/// {"kind":"action","action":{"type":"increment"}}
-/// {"kind":"state","state":{"count":1}}          the state once that action was handled
-/// {"kind":"effectAction","action":{"type":"factLoaded","fact":"…"}}
+/// {"kind":"session","version":2,"feature":"examples/counter/feature.lua","seed":0,"clients":["factClient"],"state":{…}}
+/// {"kind":"action","t":0.81,"action":{"type":"factTapped"}}
+/// {"kind":"state","state":{"count":0,"loading":true,…}}
+/// {"kind":"dependency","t":0.82,"name":"http.get","arguments":["http://numbersapi.com/0"],"result":{…}}
+/// {"kind":"effectAction","t":0.83,"action":{"type":"factLoaded","fact":"0 is …"}}
+/// {"kind":"state","state":{…}}
+/// {"kind":"end","t":0.9,"running":0}
 /// ```
 ///
-/// > Important: The log starts when a page connected; a recording of a session that was already
-/// > running replays from the feature's initial state, not from the log's first state.
+/// The recording starts from the state of the log's first entry: a session the page joined late
+/// replays from the moment it joined.
 enum DevtoolsRecording {
   /// The entries kept, in the record format.
   @MainActor
@@ -22,32 +24,50 @@ enum DevtoolsRecording {
     func line(_ value: LuaValue) {
       lines.append((try? encoder.encodeText(value)) ?? #"{"kind":"unrecorded","message":"a value JSON cannot hold"}"#)
     }
-    line(["kind": "session", "feature": .text(hub.feature), "seed": .integer(Int64(bitPattern: hub.seed)), "version": 1])
+    func seconds(_ milliseconds: Double) -> LuaValue { .number((milliseconds * 1000).rounded() / 1e6) }
     let entries = hub.entries
-    if let first = entries.first { line(["kind": "state", "state": first.state]) }
+    var session: [LuaString: LuaValue] = [
+      "kind": "session", "version": 2, "feature": .text(hub.feature), "seed": .integer(Int64(bitPattern: hub.seed)),
+      "clients": .array(hub.luaClients.map { .text($0) }),
+    ]
+    if let first = entries.first { session["state"] = first.state }
+    line(.table(session))
+    var calls = hub.dependencyCalls[...]
     for entry in entries {
-      guard let action = entry.action else { continue }
-      switch entry.source {
-      case .input, .devtools:
-        line(["kind": "action", "action": action])
-        line(["kind": "state", "state": entry.settledState ?? entry.state])
-      case .effect:
-        line(["kind": "effectAction", "action": action])
-      case .connected, .reload, .imported:
-        continue
+      if let action = entry.action {
+        switch entry.source {
+        case .input, .devtools:
+          line(["kind": "action", "t": seconds(entry.time), "action": action])
+          line(["kind": "state", "state": entry.state])
+        case .effect:
+          line(["kind": "effectAction", "t": seconds(entry.time), "action": action])
+          line(["kind": "state", "state": entry.state])
+        case .connected, .reload, .imported:
+          break
+        }
+      }
+      for error in entry.errors {
+        line(["kind": "error", "t": seconds(entry.time), "message": .text(error.message)])
+      }
+      // NB: a call is written after the entry that was the latest when it was made, as it happened.
+      while let call = calls.first, call.after <= entry.id {
+        if call.after == entry.id || entry.id == entries.first?.id { line(call.line) }
+        calls = calls.dropFirst()
       }
     }
+    line(["kind": "end", "t": seconds(hub.now), "running": .integer(Int64(hub.effectsRunning))])
     return lines.joined(separator: "\n") + "\n"
   }
 
-  /// Appends the steps of `text`, a recording, to the log of `hub`: each input action with the
-  /// state recorded after it. Returns how many were added.
+  /// Appends the steps of `text`, a recording, to the log of `hub`: the state it starts from, and
+  /// each action with the state recorded after it. Returns how many actions were added.
   @MainActor
   static func read(_ text: String, into hub: DevtoolsHub) throws(DevtoolsRequestError) -> Int {
     let decoder = LuaJSONDecoder(depthLimit: DevtoolsMessage.depthLimit)
     var feature: String?
-    var pending: LuaValue?
-    var steps: [(action: LuaValue?, state: LuaValue)] = []
+    var initial: LuaValue?
+    var pending: (action: LuaValue, fromEffect: Bool)?
+    var steps: [(action: LuaValue?, fromEffect: Bool, state: LuaValue)] = []
     for (number, line) in text.split(separator: "\n").enumerated() where !line.allSatisfy(\.isWhitespace) {
       let object: LuaValue
       do {
@@ -58,10 +78,18 @@ enum DevtoolsRecording {
       switch object[LuaString("kind")].stringValue {
       case "session":
         feature = object[LuaString("feature")].stringValue
+        if !object[LuaString("state")].isNil { initial = object[LuaString("state")] }
       case "action":
-        pending = object[LuaString("action")]
+        pending = (object[LuaString("action")], false)
+      case "effectAction":
+        pending = (object[LuaString("action")], true)
       case "state":
-        steps.append((pending, object[LuaString("state")]))
+        if let step = pending {
+          steps.append((step.action, step.fromEffect, object[LuaString("state")]))
+        } else if steps.isEmpty, initial == nil {
+          // NB: recordings of the first version hold no initial state; a state line first stands for it.
+          initial = object[LuaString("state")]
+        }
         pending = nil
       case nil:
         throw DevtoolsRequestError("line \(number + 1) is not a line of a recording (it has no \"kind\")")
@@ -70,15 +98,10 @@ enum DevtoolsRecording {
       }
     }
     guard let feature else { throw DevtoolsRequestError("this is not a recording: it has no session line") }
-    var count = 0
-    for (index, step) in steps.enumerated() {
-      if let action = step.action {
-        hub.record(.imported, action: action, state: step.state, view: nil)
-        count += 1
-      } else if index == 0 {
-        hub.record(.imported, action: nil, state: step.state, view: nil, note: "imported: \(feature)")
-      }
+    if let initial { hub.record(.imported, action: nil, state: initial, view: nil, note: "imported: \(feature)") }
+    for step in steps {
+      hub.record(.imported, action: step.action, state: step.state, view: nil, note: step.fromEffect ? "from an effect" : nil)
     }
-    return count
+    return steps.count
   }
 }

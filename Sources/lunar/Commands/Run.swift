@@ -100,6 +100,8 @@ struct Run: AsyncParsableCommand {
     let recorder = try record.map { try Recorder(path: $0) }
     var dependencies = HostDependencies.dependencies(mode: deps, root: location.root)
     if let recorder { dependencies = recorder.recording(dependencies) }
+    let tap = devtools.enabled ? DevtoolsDependencyTap() : nil
+    if let tap { dependencies = tap.tapping(dependencies) }
     let scripted = json || !StandardInput.isTerminal
     let output: RunOutput = scripted ? JSONRunOutput() : TextRunOutput()
     // NB: what the core reports (a shared file renamed aside or not readable) is part of the run.
@@ -124,7 +126,7 @@ struct Run: AsyncParsableCommand {
     )
     session.start()
     if watch { session.startWatching() }
-    let server = try await serveDevtools(session, feature: location.script.path)
+    let server = try await serveDevtools(session, feature: location.script.path, tap: tap)
     defer { if let server { Task { await server.stop() } } }
     if !scripted { prompt() }
     for await input in StandardInput.lines() {
@@ -156,10 +158,10 @@ struct Run: AsyncParsableCommand {
 
   /// Serves the devtools page when `--devtools` asks for it, saying where on standard error.
   @MainActor
-  private func serveDevtools(_ session: RunSession, feature: String) async throws -> DevtoolsServer? {
+  private func serveDevtools(_ session: RunSession, feature: String, tap: DevtoolsDependencyTap?) async throws -> DevtoolsServer? {
     guard let port = devtools.port else { return nil }
     let hub = DevtoolsHub(feature: feature, name: session.feature.name, seed: seed, historyLimit: devtools.history)
-    session.devtools = RunDevtools(session: session, hub: hub)
+    session.devtools = RunDevtools(session: session, hub: hub, tap: tap)
     do {
       let server = try await DevtoolsServer.start(hub: hub, port: UInt16(port))
       printError(Terminal.standardError.dim("devtools: \(server.url)"))

@@ -24,6 +24,7 @@ final class HostDevtools {
     if let glue = plugins[plugin.name], glue.plugin === plugin { return glue }
     let hub = plugins[plugin.name]?.hub
       ?? DevtoolsHub(feature: plugin.folder.path, name: plugin.feature.name, session: plugin.name, seed: seed, historyLimit: historyLimit)
+    hub.luaClients = Recorder.clients(of: plugin.feature)
     let glue = PluginDevtools(plugin: plugin, hub: hub, directory: self)
     plugins[plugin.name] = glue
     return glue
@@ -84,7 +85,8 @@ final class PluginDevtools: DevtoolsHost {
   }
 
   func exportTest(recording: String) throws -> String {
-    throw DevtoolsExportError(message: "this version of lunar cannot write a session as a test yet")
+    let parsed = try Recording(text: recording, name: "the devtools session")
+    return try RecordingTestWriter(recording: parsed, module: "feature", recordingName: "devtools session").luaTest()
   }
 
   // MARK: - What the plugin's session does
@@ -99,10 +101,7 @@ final class PluginDevtools: DevtoolsHost {
     guard let watching, let pending else { return }
     self.pending = nil
     let id = watching.record(pending.source, action: pending.action, state: after.value, view: changed ? plugin.render(after) : nil)
-    if pending.source != .effect {
-      lastSent = id
-      watching.settled(state: after.value)
-    }
+    if pending.source != .effect { lastSent = id }
     for error in pending.errors { watching.recordError(error) }
   }
 

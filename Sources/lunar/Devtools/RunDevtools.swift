@@ -16,16 +16,22 @@ final class RunDevtools: DevtoolsHost, SessionInspector {
   /// The entry of the latest action from input or the page: the one whose effects start next.
   private var lastSent: Int?
 
-  init(session: RunSession, hub: DevtoolsHub) {
+  /// Tells the hub each dependency call while a page is connected.
+  private let tap: DevtoolsDependencyTap?
+
+  init(session: RunSession, hub: DevtoolsHub, tap: DevtoolsDependencyTap?) {
     self.session = session
     self.hub = hub
+    self.tap = tap
     hub.host = self
+    hub.luaClients = Recorder.clients(of: session.feature)
   }
 
   // MARK: - DevtoolsHost
 
   func observe(_ hub: DevtoolsHub?) {
     session?.inspector = hub == nil ? nil : self
+    tap?.watch(hub)
   }
 
   func snapshot() -> (state: LuaValue, view: String?) {
@@ -51,7 +57,9 @@ final class RunDevtools: DevtoolsHost, SessionInspector {
   }
 
   func exportTest(recording: String) throws -> String {
-    throw DevtoolsExportError(message: "this version of lunar cannot write a session as a test yet")
+    let module = session?.feature.location?.script.deletingPathExtension().lastPathComponent ?? "feature"
+    let parsed = try Recording(text: recording, name: "the devtools session")
+    return try RecordingTestWriter(recording: parsed, module: module, recordingName: "devtools session").luaTest()
   }
 
   // MARK: - SessionInspector
@@ -66,10 +74,6 @@ final class RunDevtools: DevtoolsHost, SessionInspector {
     let id = hub.record(pending.source, action: pending.action, state: state.value, view: view)
     if pending.source == .input || pending.source == .devtools { lastSent = id }
     for error in pending.errors { hub.recordError(error) }
-  }
-
-  func settled(_ state: LuaState) {
-    hub.settled(state: state.value)
   }
 
   func failed(_ error: LuaFeatureError) {

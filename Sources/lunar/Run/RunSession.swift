@@ -115,7 +115,6 @@ final class RunSession {
     nextSource = source
     let task = store.send(action)
     nextSource = "effect"
-    inspector?.settled(store.state)
     if task.hasEffects { track(task, for: action) }
     return errors == errorsBefore || keepGoing || StandardInput.isTerminal
   }

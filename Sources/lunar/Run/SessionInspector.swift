@@ -11,9 +11,6 @@ protocol SessionInspector: AnyObject {
   func willReduce(_ action: LuaValue, source: String)
   /// It was: the state after it, and its view when the state changed (`nil` otherwise).
   func didReduce(state: LuaState, view: String?)
-  /// The send of an action from input or the page returned: the state after it and the actions
-  /// effects sent at once.
-  func settled(_ state: LuaState)
   func failed(_ error: LuaFeatureError)
   /// The action started effects; returns a number to report their end with.
   func effectsStarted(by action: LuaValue) -> Int

@@ -70,11 +70,12 @@ enum Lunar {
     var command = ((variables.isEmpty ? [] : ["/usr/bin/env"] + variables) + [binary.path] + arguments).map(quote)
       .joined(separator: " ")
     if let standardOutput { command += " > " + quote(standardOutput) }
+    let shellCommand = command
     return try await withCheckedThrowingContinuation { continuation in
       Thread.detachNewThread {
         continuation.resume(with: Result {
           try runBlocking(
-            URL(fileURLWithPath: "/usr/bin/script"), ["-qec", command, "/dev/null"], input: Data(input.utf8),
+            URL(fileURLWithPath: "/usr/bin/script"), ["-qec", shellCommand, "/dev/null"], input: Data(input.utf8),
             in: packageRoot, timeout: timeout
           )
         })

@@ -25,12 +25,13 @@ extension TestStore {
     assertionBase = previous
     defer { assertionBase = nil }
     var dependencies = self.dependencies
+    let sharedTracker = self.sharedTracker
     // NB: Each run of the closure draws from its own copy, so `stackElementID` stays as it was.
     dependencies.stackElementID = stackElementID.incrementingCopy()
     let update = update.map { update in
       { (state: inout State) throws in
         try Dependencies.withDependencies({ $0 = dependencies }) {
-          try SharedChangeTracker.$mode.withValue(.asserting) { try update(&state) }
+          try SharedChangeTracker.$mode.withValue(.asserting(sharedTracker)) { try update(&state) }
         }
       }
     }
@@ -44,7 +45,7 @@ extension TestStore {
 
     switch exhaustivity {
     case .on:
-      if SharedChangeTracker.$mode.withValue(.comparing, operation: { expected != actual }) {
+      if SharedChangeTracker.$mode.withValue(.comparing(sharedTracker), operation: { expected != actual }) {
         let headline =
           update == nil
           ? "State was not expected to change, but a change occurred: …"
@@ -71,7 +72,7 @@ extension TestStore {
       do {
         try update?(&expectedFromActual)
       } catch {}
-      if SharedChangeTracker.$mode.withValue(.comparing, operation: { expectedFromActual != actual }) {
+      if SharedChangeTracker.$mode.withValue(.comparing(sharedTracker), operation: { expectedFromActual != actual }) {
         fail(
           stateMismatch(
             "A state change does not match expectation: …", expected: expectedFromActual, actual: actual

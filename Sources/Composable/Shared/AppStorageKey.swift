@@ -8,7 +8,8 @@ import Foundation
 /// let launchCount = Shared(wrappedValue: 0, .appStorage("launchCount"))
 /// ```
 ///
-/// A missing entry gives the default value. An entry that cannot be decoded as `Value` gives the
+/// A missing entry gives the default value, which is written to the store at once (as `@AppStorage`
+/// registers its default), so every reader of the store sees it. An entry that cannot be decoded as `Value` gives the
 /// default and a warning (and the next change replaces it). A store file that is not a JSON object
 /// is renamed aside (`app-storage.json.corrupt-<timestamp>`) and reported. A store file that cannot
 /// be read is left alone and reported: values loaded from it are not saved, and no entry is saved
@@ -26,7 +27,17 @@ public struct AppStorageKey<Value: Codable>: SharedKey {
 
   public func load(default defaultValue: Value, from storage: FileStorage) throws -> Value {
     try AppStorageKeyLock.lock.withLock {
-      guard let entry = try Self.entries(at: url, in: storage)[key] else { return defaultValue }
+      var entries = try Self.entries(at: url, in: storage)
+      guard let entry = entries[key] else {
+        // NB: As `UserDefaults` registration does for `@AppStorage`: the default is written at once,
+        //     so other readers of the store (another process, a Lua feature) see the same value.
+        do {
+          try Self.write(defaultValue, as: key, into: &entries, at: url, in: storage)
+        } catch {
+          PersistedFile.warn("The default of the app storage entry \"\(key)\" could not be saved: \(error)")
+        }
+        return defaultValue
+      }
       do {
         let data = try JSONSerialization.data(withJSONObject: entry, options: .fragmentsAllowed)
         return try JSONDecoder().decode(Value.self, from: data)
@@ -44,16 +55,23 @@ public struct AppStorageKey<Value: Codable>: SharedKey {
       // NB: read again: another key may have saved since, and a file that cannot be read now must
       //     not be replaced by this one entry.
       var entries = try Self.entries(at: url, in: storage)
-      let data: Data
-      do {
-        let encoded = try PersistedFile.encoder().encode(value)
-        entries[key] = try JSONSerialization.jsonObject(with: encoded, options: .fragmentsAllowed)
-        data = try JSONSerialization.data(withJSONObject: entries, options: [.prettyPrinted, .sortedKeys])
-      } catch {
-        throw SharedPersistenceError(.unencodable, url: url, cause: error)
-      }
-      try PersistedFile.save(data, to: url, in: storage)
+      try Self.write(value, as: key, into: &entries, at: url, in: storage)
     }
+  }
+
+  /// Sets `key` to `value` in `entries` and saves the whole store. Call under the store's lock.
+  private static func write(
+    _ value: Value, as key: String, into entries: inout [String: Any], at url: URL, in storage: FileStorage
+  ) throws {
+    let data: Data
+    do {
+      let encoded = try PersistedFile.encoder().encode(value)
+      entries[key] = try JSONSerialization.jsonObject(with: encoded, options: .fragmentsAllowed)
+      data = try JSONSerialization.data(withJSONObject: entries, options: [.prettyPrinted, .sortedKeys])
+    } catch {
+      throw SharedPersistenceError(.unencodable, url: url, cause: error)
+    }
+    try PersistedFile.save(data, to: url, in: storage)
   }
 
   private static func entries(at url: URL, in storage: FileStorage) throws -> [String: Any] {

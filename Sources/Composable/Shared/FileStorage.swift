@@ -35,7 +35,13 @@ public struct FileStorage: Sendable {
   /// ``fileSystem`` takes an advisory lock on a `.lock` file in the folder; ``inMemory(_:)`` does
   /// nothing. ``FileStorageKey`` claims nothing by itself: call this for a folder you own.
   public var claim: @Sendable (URL) throws -> Void
+  /// Which storage this is: the same file in two storages is two shared values. Each storage made
+  /// with ``init(load:save:moveAside:claim:)`` or ``inMemory(_:)`` is a storage of its own; copies
+  /// of it are the same storage.
+  let identity = FileStorageIdentity()
 
+  /// A storage of your own (each one made is a storage of its own: the same file in two of them is
+  /// two shared values).
   public init(
     load: @escaping @Sendable (URL) throws -> Data?,
     save: @escaping @Sendable (Data, URL) throws -> Void,
@@ -82,6 +88,9 @@ public struct FileStorage: Sendable {
     )
   }
 }
+
+/// The identity of a ``FileStorage``: an object, compared by address.
+final class FileStorageIdentity: Sendable {}
 
 private enum DefaultFileStorageKey: DependencyKey {
   static let liveValue = FileStorage.fileSystem

@@ -13,6 +13,9 @@ public struct InMemoryKey<Value>: SharedKey {
   public func load(default defaultValue: Value, from storage: FileStorage) -> Value { defaultValue }
 
   public func save(_ value: Value, to storage: FileStorage) {}
+
+  /// `false`: the value lives in the ``SharedRegistry`` only, whatever the file storage.
+  public var isPersisted: Bool { false }
 }
 
 extension SharedKey {

@@ -29,6 +29,38 @@ extension Shared {
   }
 }
 
+extension Shared where Value: _MutableIdentifiedCollection {
+  /// The elements of a shared identified array, each a shared value that follows its element by
+  /// id: reordering the array does not mix them up.
+  ///
+  /// ```swift
+  /// for todo in state.$todos.elements {
+  ///   todo.withLock { $0.isComplete = false }   // changes state.todos
+  /// }
+  /// // A row feature per todo, each holding its own shared element:
+  /// state.rows = IdentifiedArray(uniqueElements: state.$todos.elements.map { Row.State(todo: $0) })
+  /// ```
+  ///
+  /// > Important: The collection is the elements as they are now: an element added later is not
+  /// > in it, and a removed element's `Shared` keeps its last value (writes to it are ignored).
+  public var elements: [Shared<Value.Element>] {
+    wrappedValue.ids.compactMap { id in Shared<Value.Element>(field(\Value.[id: id])) }
+  }
+}
+
+extension SharedReader where Value: _IdentifiedCollection {
+  /// The element with `id` of a shared identified collection, as a read-only optional.
+  public subscript(id id: Value.ID) -> SharedReader<Value.Element?> {
+    SharedReader<Value.Element?>(box: box, keyPath: keyPath.appending(path: \Value.[id: id])!)
+  }
+
+  /// The elements of a shared identified collection, each a reader that follows its element by
+  /// id. See ``Shared/elements``.
+  public var elements: [SharedReader<Value.Element>] {
+    wrappedValue.ids.compactMap { id in SharedReader<Value.Element>(self[id: id]) }
+  }
+}
+
 /// The value an unwrapped `Shared` reads once its optional is `nil`. Hashed by identity, as key path
 /// subscript arguments must be hashable.
 final class SharedFallback<Wrapped>: Hashable, @unchecked Sendable {

@@ -34,3 +34,21 @@ extension Shared where Value: Sendable {
     return { box.stopObserving(token) }
   }
 }
+
+/// A shared reference that can be copied into a value of its own, unchanged by later writes: what
+/// an operator comparing state before and after an action keeps as the value before.
+protocol SharedFreezing {
+  func frozen() -> Self
+}
+
+extension Shared: SharedFreezing {
+  func frozen() -> Self { Shared(box: box.frozen(seenBy: nil), keyPath: keyPath) }
+}
+
+extension SharedReader: SharedFreezing {
+  func frozen() -> Self { SharedReader(box: box.frozen(seenBy: nil), keyPath: keyPath) }
+}
+
+extension Optional: SharedFreezing where Wrapped: SharedFreezing {
+  func frozen() -> Self { map { $0.frozen() } }
+}

@@ -6,31 +6,40 @@ import IssueReporting
 ///
 /// Copies of a `Shared` refer to the same value, so a change made through one copy — by a child
 /// feature, another feature holding the same persisted key, or an effect — is seen through every
-/// copy. Read it with ``wrappedValue`` (or ``value``); change it with ``withLock(_:)``:
+/// copy. It is a property wrapper: read the value through the property, and change it with
+/// ``withLock(_:)`` on its projection (`$`):
 ///
 /// ```swift
 /// struct State: Equatable {
-///   var count: Shared<Int>
+///   @Shared(.appStorage("count")) var count = 0
+///   @Shared var total: Int                 // handed in: State(total: Shared(value: 0))
 /// }
 /// // In the reducer:
-/// state.count.withLock { $0 += 1 }
+/// state.$count.withLock { $0 += 1 }
 /// // Hand a child the same reference:
-/// state.child = Child.State(count: state.count)
+/// state.child = Child.State(count: state.$count)
 /// ```
 ///
-/// A shared value may be persisted by a ``SharedKey``: ``SharedKey/inMemory(_:)``,
-/// ``SharedKey/fileStorage(_:)`` or ``SharedKey/appStorage(_:)``; every `Shared` created with the same key
-/// (in the same ``SharedRegistry``) refers to the same value.
+/// A plain stored `Shared<Int>` property works the same way (`state.count.withLock { … }`,
+/// `state.count.value`).
 ///
-/// Derive shared pieces with dynamic member lookup (`settings.theme` is a `Shared<Theme>`) or
-/// `todos[id: id]`. Observe changes from an effect with ``values``.
+/// A shared value may be persisted by a ``SharedKey``: ``SharedKey/inMemory(_:)``,
+/// ``SharedKey/fileStorage(_:)`` or ``SharedKey/appStorage(_:url:)``; every `Shared` created with the same key
+/// (in the same ``SharedRegistry`` and file storage) refers to the same value. A key may carry its
+/// default (``SharedKeyDefault``): `@Shared(.count) var count`.
+///
+/// Derive shared pieces with dynamic member lookup (`$settings.theme` is a `Shared<Theme>`),
+/// `$todos[id: id]` or ``elements``; a read-only view is a ``SharedReader``. Observe changes from an
+/// effect with ``values``.
 ///
 /// Two `Shared` values are equal when their values are equal. A ``TestStore`` snapshots shared values,
-/// so tests assert on them like any state: `$0.count.withLock { $0 = 1 }` in an assertion closure.
+/// so tests assert on them like any state: `$0.$count.withLock { $0 = 1 }` in an assertion closure.
 ///
-/// > Important: `Shared` is a reference: `let n = state.count.value` then `withLock { $0 = n + 1 }`
-/// > races with other writers. Do the whole read-modify-write inside one ``withLock(_:)``.
+/// > Important: `Shared` is a reference: `let n = count` then `$count.withLock { $0 = n + 1 }`
+/// > races with other writers. Do the whole read-modify-write inside one ``withLock(_:)``. The
+/// > property cannot be assigned (`count = 1`) for the same reason.
 @dynamicMemberLookup
+@propertyWrapper
 public struct Shared<Value> {
   let box: any SharedBoxProtocol
   /// The path from the box's root to this value (`\Root.self` for a root).
@@ -57,16 +66,30 @@ public struct Shared<Value> {
     )
   }
 
+  /// Creates a shared value owned by no key (the same as ``init(_:)``, in swift-sharing's spelling).
+  ///
+  /// ```swift
+  /// @Shared(value: 0) var count
+  /// ```
+  public init(value: Value) {
+    self.init(value)
+  }
+
+  /// Wraps an existing shared value: what `@Shared var count: Int` as a function parameter takes.
+  public init(projectedValue: Shared<Value>) {
+    self = projectedValue
+  }
+
   /// Creates, or finds, the shared value persisted by `key`, with `wrappedValue` as its default.
   ///
   /// ```swift
-  /// let settings = Shared(wrappedValue: Settings(), .fileStorage(settingsURL))
+  /// @Shared(.fileStorage(settingsURL)) var settings = Settings()
   /// let count = Shared(wrappedValue: 0, .inMemory("count"))
   /// ```
   ///
-  /// The first `Shared` created for a key in the current ``SharedRegistry`` loads the value
-  /// (`wrappedValue` when nothing was stored); later ones refer to the same value and ignore their
-  /// `wrappedValue`. When what was stored cannot be read, the value is `wrappedValue`, the error is
+  /// The first `Shared` created for a key in the current ``SharedRegistry`` (and, for a persisted
+  /// key, the current `defaultFileStorage`) loads the value (`wrappedValue` when nothing was
+  /// stored); later ones refer to the same value and ignore their `wrappedValue`. When what was stored cannot be read, the value is `wrappedValue`, the error is
   /// reported and kept as ``loadError``, and changes are not saved (which would overwrite it).
   ///
   /// > Important: A key must always be used with the same `Value` type. Using it with another type
@@ -75,7 +98,7 @@ public struct Shared<Value> {
     @Dependency(\.sharedRegistry) var registry
     @Dependency(\.defaultFileStorage) var storage
     let tracker = SharedChangeTracker.current
-    let box = registry.box(for: key.id, as: Value.self) {
+    let box = registry.box(for: SharedRegistry.ID(key, in: storage), as: Value.self) {
       let initial: Value
       var loadError: (any Error)?
       do {
@@ -97,10 +120,25 @@ public struct Shared<Value> {
   }
 
   /// The current value.
-  public var wrappedValue: Value { box.read(keyPath, as: Value.self) }
+  ///
+  /// > Important: It cannot be assigned: change it with ``withLock(_:)`` (`$count.withLock { $0 = 1 }`),
+  /// > so a read-modify-write is one step under the value's lock.
+  public var wrappedValue: Value {
+    get { box.read(keyPath, as: Value.self) }
+    @available(*, unavailable, message: "Use '$shared.withLock { $0 = newValue }' to change a shared value")
+    nonmutating set { withLock { $0 = newValue } }
+  }
 
   /// The current value (the same as ``wrappedValue``).
   public var value: Value { wrappedValue }
+
+  /// The shared reference itself: `$count` for `@Shared var count`, to change it with
+  /// ``withLock(_:)``, hand it to a child, or derive a field (`$settings.theme`). Assigning it
+  /// points the property at another shared value.
+  public var projectedValue: Shared<Value> {
+    get { self }
+    set { self = newValue }
+  }
 
   /// Reads and changes the value as one step, under the value's lock.
   ///
@@ -157,6 +195,15 @@ public struct Shared<Value> {
     self.field(field)
   }
 
+  /// A read-only view of a property that cannot be written (a `let`, a computed property).
+  ///
+  /// ```swift
+  /// let count: SharedReader<Int> = $todos.count
+  /// ```
+  public subscript<Member>(dynamicMember member: KeyPath<Value, Member>) -> SharedReader<Member> {
+    SharedReader(box: box, keyPath: keyPath.appending(path: member)!)
+  }
+
   /// A shared value derived from a field (the spelled-out form of `shared.name`).
   public func field<Field>(_ field: WritableKeyPath<Value, Field>) -> Shared<Field> {
     Shared<Field>(box: box, keyPath: keyPath.appending(path: field)!)
@@ -166,14 +213,25 @@ public struct Shared<Value> {
 extension Shared: @unchecked Sendable where Value: Sendable {}
 
 extension Shared: Equatable where Value: Equatable {
-  /// Equal when the values are equal. While a ``TestStore`` compares states, the left-hand side reads
-  /// the value as the test expects it.
+  /// Equal when the values are equal.
+  ///
+  /// While a ``TestStore`` compares states, or inside ``SharedChangeTracker/assert(_:)``, a `Shared`
+  /// compared with itself compares the value the test expects (on the left) with the current one.
   public static func == (lhs: Self, rhs: Self) -> Bool {
-    let expected =
-      SharedChangeTracker.mode == .comparing
-      ? lhs.box.readSnapshot(lhs.keyPath, as: Value.self) : lhs.wrappedValue
-    return expected == rhs.wrappedValue
+    switch SharedChangeTracker.mode {
+    case let .comparing(tracker):
+      return lhs.box.readSnapshot(lhs.keyPath, as: Value.self, in: tracker) == rhs.wrappedValue
+    case .asserting where lhs.box === rhs.box && lhs.keyPath == rhs.keyPath:
+      return lhs.wrappedValue == rhs.box.readSnapshot(rhs.keyPath, as: Value.self, in: nil)
+    case .live, .asserting, .dumpingExpected:
+      return lhs.wrappedValue == rhs.wrappedValue
+    }
   }
+}
+
+extension Shared: Identifiable where Value: Identifiable {
+  /// The value's id: a shared element is identified as its element is.
+  public var id: Value.ID { wrappedValue.id }
 }
 
 extension Shared: CustomDumpRepresentable {

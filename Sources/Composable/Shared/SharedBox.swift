@@ -6,8 +6,9 @@ import IssueReporting
 package protocol SharedBoxProtocol: AnyObject, Sendable {
   /// Reads the field at `keyPath` (a key path from the root) as the current mode sees it.
   func read<Value>(_ keyPath: AnyKeyPath, as type: Value.Type) -> Value
-  /// Reads the field at `keyPath` as of the last test assertion (the current value when unchanged).
-  func readSnapshot<Value>(_ keyPath: AnyKeyPath, as type: Value.Type) -> Value
+  /// Reads the field at `keyPath` as `tracker` expects it: the current value when it did not
+  /// change, or without a tracker.
+  func readSnapshot<Value>(_ keyPath: AnyKeyPath, as type: Value.Type, in tracker: SharedChangeTracker?) -> Value
   /// Runs a read-modify-write on the field at `keyPath` under the box's lock.
   func withLock<Value, Result>(
     _ keyPath: AnyKeyPath, _ body: (inout Value) throws -> Result
@@ -25,10 +26,11 @@ package protocol SharedBoxProtocol: AnyObject, Sendable {
     _ keyPath: AnyKeyPath, _ onChange: @escaping @Sendable (Value) -> Void
   ) -> Int
   func stopObserving(_ token: Int)
-  /// Forgets the test snapshot: the current value becomes the asserted one.
-  func acceptChange()
-  /// A description of how the value changed since the last assertion; `nil` when it did not.
-  var unassertedChange: String? { get }
+  /// A description of how the value changed from `snapshot` (a root value); `nil` when it did not.
+  func describeChange(from snapshot: Any) -> String?
+  /// A box of its own holding the value as `tracker` last saw it (the current value when unchanged
+  /// or without a tracker): what an old copy of state reads.
+  func frozen(seenBy tracker: SharedChangeTracker?) -> any SharedBoxProtocol
 }
 
 /// The reference type behind ``Shared``. Internal: users only see `Shared`.
@@ -36,7 +38,7 @@ package final class SharedBox<Root>: SharedBoxProtocol, @unchecked Sendable {
   // NB: Recursive, so a `withLock` body may read another `Shared` derived from the same root.
   private let lock = NSRecursiveLock()
   private var value: Root
-  private var snapshot: Root?
+  /// The test store tracker the value was first made or changed under: it sees every later change.
   private weak var tracker: SharedChangeTracker?
   private var observers: [Int: @Sendable (Root) -> Void] = [:]
   private var nextToken = 0
@@ -64,14 +66,19 @@ package final class SharedBox<Root>: SharedBoxProtocol, @unchecked Sendable {
   }
 
   package func read<Value>(_ keyPath: AnyKeyPath, as type: Value.Type) -> Value {
-    lock.withLock {
-      let root = SharedChangeTracker.mode.readsSnapshot ? (snapshot ?? value) : value
-      return root[keyPath: keyPath] as! Value
-    }
+    lock.withLock { root(as: SharedChangeTracker.mode.snapshotSource)[keyPath: keyPath] as! Value }
   }
 
-  package func readSnapshot<Value>(_ keyPath: AnyKeyPath, as type: Value.Type) -> Value {
-    lock.withLock { (snapshot ?? value)[keyPath: keyPath] as! Value }
+  package func readSnapshot<Value>(
+    _ keyPath: AnyKeyPath, as type: Value.Type, in tracker: SharedChangeTracker?
+  ) -> Value {
+    lock.withLock { root(as: tracker)[keyPath: keyPath] as! Value }
+  }
+
+  /// The root as `tracker` expects it, or the current value. Call under the lock.
+  private func root(as tracker: SharedChangeTracker?) -> Root {
+    guard let tracker, let snapshot = tracker.snapshot(of: self) else { return value }
+    return snapshot as! Root
   }
 
   package func withLock<Value, Result>(
@@ -80,19 +87,14 @@ package final class SharedBox<Root>: SharedBoxProtocol, @unchecked Sendable {
     let path = keyPath as! WritableKeyPath<Root, Value>
     lock.lock()
     defer { lock.unlock() }
-    if tracker == nil { tracker = SharedChangeTracker.current }
-    if SharedChangeTracker.mode == .asserting {
+    if case let .asserting(asserting) = SharedChangeTracker.mode {
       // NB: A test's assertion describes the expected value: it edits the snapshot, never the value.
-      var expected = snapshot ?? value
+      var expected = root(as: asserting)
       let result = try body(&expected[keyPath: path])
-      snapshot = expected
-      tracker?.record(self, byAssertion: true)
+      asserting.setExpected(self, root: expected)
       return result
     }
-    if let tracker, snapshot == nil {
-      snapshot = value
-      tracker.record(self, byAssertion: false)
-    }
+    recordBeforeChange()
     let result = try body(&value[keyPath: path])
     do {
       try save(value)
@@ -107,23 +109,29 @@ package final class SharedBox<Root>: SharedBoxProtocol, @unchecked Sendable {
   package func withLockIfSaved<Value, Result>(
     _ keyPath: AnyKeyPath, _ body: (inout Value) throws -> Result
   ) throws -> Result {
-    guard SharedChangeTracker.mode != .asserting else { return try withLock(keyPath, body) }
+    guard !SharedChangeTracker.mode.isAsserting else { return try withLock(keyPath, body) }
     let path = keyPath as! WritableKeyPath<Root, Value>
     lock.lock()
     defer { lock.unlock() }
-    if tracker == nil { tracker = SharedChangeTracker.current }
     // NB: the change is made on a copy, and kept only once saved: a refused change leaves the
-    //     value, its observers and its test snapshot as they were.
+    //     value, its observers and its test snapshots as they were.
     var changed = value
     let result = try body(&changed[keyPath: path])
     try save(changed)
-    if let tracker, snapshot == nil {
-      snapshot = value
-      tracker.record(self, byAssertion: false)
-    }
+    recordBeforeChange()
     value = changed
     for observer in observers.values { observer(value) }
     return result
+  }
+
+  /// Tells the trackers in effect (and the test store's) the value before a change. Call under
+  /// the lock.
+  private func recordBeforeChange() {
+    if tracker == nil { tracker = SharedChangeTracker.current }
+    if let tracker { tracker.recordBeforeChange(self, root: value) }
+    for active in SharedChangeTracker.active where active !== tracker {
+      active.recordBeforeChange(self, root: value)
+    }
   }
 
   /// Saves `root`, unless loading failed (saving would overwrite what could not be read).
@@ -160,11 +168,13 @@ package final class SharedBox<Root>: SharedBoxProtocol, @unchecked Sendable {
     lock.withLock { _ = observers.removeValue(forKey: token) }
   }
 
-  package func acceptChange() {
-    lock.withLock { snapshot = nil }
+  package func describeChange(from snapshot: Any) -> String? {
+    let current = lock.withLock { value }
+    return describe(snapshot as! Root, current)
   }
 
-  package var unassertedChange: String? {
-    lock.withLock { snapshot.flatMap { describe($0, value) } }
+  package func frozen(seenBy tracker: SharedChangeTracker?) -> any SharedBoxProtocol {
+    let root = lock.withLock { self.root(as: tracker) }
+    return SharedBox(root, tracker: nil, describe: describe)
   }
 }

@@ -9,7 +9,7 @@
 ///
 /// Every `Shared` created with keys of the same ``id`` in one ``SharedRegistry`` refers to the same value.
 /// Persisting keys read and write through the `defaultFileStorage` dependency, which is an in-memory
-/// file system in tests.
+/// file system in tests; the same ``id`` in two file storages is two values.
 ///
 /// > Important: Loading must never lose what is stored. When nothing is stored, return the
 /// > default. When something is stored but cannot be read, **throw**: the value then starts as the
@@ -31,4 +31,12 @@ public protocol SharedKey<Value>: Sendable {
   ///
   /// - Throws: When it cannot be stored (it cannot be encoded, the write failed).
   func save(_ value: Value, to storage: FileStorage) throws
+
+  /// Whether the value is kept in the file storage it is loaded from: then the same ``id`` in
+  /// two storages is two values. `true` unless the key keeps its value in memory only.
+  var isPersisted: Bool { get }
+}
+
+extension SharedKey {
+  public var isPersisted: Bool { true }
 }

@@ -20,12 +20,26 @@ import IssueReporting
 /// > Important: Values live as long as their registry: a keyed value is loaded once, then kept.
 public final class SharedRegistry: @unchecked Sendable {
   private let lock = NSLock()
-  private var boxes: [String: any SharedBoxProtocol] = [:]
+  private var boxes: [ID: any SharedBoxProtocol] = [:]
+
+  /// A key's identity in the registry: its ``SharedKey/id`` and, for a key that keeps its value in
+  /// the file storage, which storage. The same file in two storages is two values.
+  struct ID: Hashable {
+    let key: String
+    let storage: ObjectIdentifier?
+
+    init(_ key: some SharedKey, in storage: FileStorage) {
+      self.key = key.id
+      // NB: the box's save closure keeps the storage (and so its identity) alive as long as the
+      //     box is registered: an identifier is never reused for another storage meanwhile.
+      self.storage = key.isPersisted ? ObjectIdentifier(storage.identity) : nil
+    }
+  }
 
   public init() {}
 
   func box<Value>(
-    for id: String, as type: Value.Type, make: () -> SharedBox<Value>
+    for id: ID, as type: Value.Type, make: () -> SharedBox<Value>
   ) -> any SharedBoxProtocol {
     lock.lock()
     defer { lock.unlock() }
@@ -33,7 +47,7 @@ public final class SharedRegistry: @unchecked Sendable {
       if existing is SharedBox<Value> { return existing }
       reportIssue(
         """
-        The shared key "\(id)" is used with two types; this use (\(Value.self)) gets a value of its own.
+        The shared key "\(id.key)" is used with two types; this use (\(Value.self)) gets a value of its own.
 
         Use a different key for each type.
         """

@@ -1,9 +1,11 @@
-/// A line-by-line diff of two dumps: unchanged lines indented by one space, removed ones prefixed
-/// with `removed`, added ones with `added`.
+/// A line-by-line diff of two dumps: unchanged lines prefixed with `unchanged`, removed ones with
+/// `removed`, added ones with `added`.
 ///
 /// Used where the two sides of a diff must be dumped separately — shared values read as they were
 /// on one side and as they are on the other — so custom-dump's `diff` cannot compare them itself.
-package func lineDiff(_ old: String, _ new: String, removed: String, added: String) -> String {
+package func lineDiff(
+  _ old: String, _ new: String, removed: String, added: String, unchanged: String = " "
+) -> String {
   let oldLines = old.split(separator: "\n", omittingEmptySubsequences: false)
   let newLines = new.split(separator: "\n", omittingEmptySubsequences: false)
   var removedLines = Set<Int>()
@@ -24,7 +26,7 @@ package func lineDiff(_ old: String, _ new: String, removed: String, added: Stri
       lines.append("\(added)\(newLines[j])")
       j += 1
     } else {
-      lines.append(" \(newLines[j])")
+      lines.append("\(unchanged)\(newLines[j])")
       (i, j) = (i + 1, j + 1)
     }
   }

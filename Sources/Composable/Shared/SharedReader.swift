@@ -85,6 +85,11 @@ public struct SharedReader<Value> {
   }
 }
 
+extension Shared {
+  /// A read-only view of this value, to hand to a feature that must not change it.
+  public var reader: SharedReader<Value> { SharedReader(self) }
+}
+
 extension SharedReader: @unchecked Sendable where Value: Sendable {}
 
 extension SharedReader: Equatable where Value: Equatable {

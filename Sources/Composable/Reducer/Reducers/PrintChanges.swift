@@ -90,7 +90,8 @@ public struct _ReducerPrinter<State, Action>: Sendable {
     }
     let after = SharedChangeTracker.$mode.withValue(.live) { String(customDumping: newState) }
     guard before != after else { return nil }
-    return lineDiff(before, after, removed: "-", added: "+")
+    // NB: The marks of custom-dump's default format, so both kinds of diff read alike.
+    return lineDiff(before, after, removed: "- ", added: "+ ", unchanged: "  ")
   }
 }
 

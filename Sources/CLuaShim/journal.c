@@ -25,6 +25,7 @@ static lua_Integer *slot(journal_state *j, lua_Integer n) {
     case SLOT_PENDING: return &j->pending;
     case SLOT_SHUFFLED: return &j->shuffled;
     case SLOT_PROXIES: return &j->proxies;
+    case SLOT_LOOSE: return &j->loose;
     default: return NULL;
   }
 }
@@ -99,6 +100,24 @@ static int user(lua_State *L) {
   return 1;
 }
 
+/* a closure made by keepFrame: calls its upvalue with its arguments, returns all its results */
+static int kept_frame(lua_State *L) {
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+  return lua_gettop(L);
+}
+
+/* keepFrame(fn) -> a C function calling fn. A script that tail-calls a Lua function loses its own
+   frame (`return fx.send(…)`); a C function is never tail-called, so an error that fn raises at
+   level 3 still names the script's line. */
+static int keep_frame(lua_State *L) {
+  luaL_checktype(L, 1, LUA_TFUNCTION);
+  lua_settop(L, 1);
+  lua_pushcclosure(L, kept_frame, 1);
+  return 1;
+}
+
 /* isAction(v) -> whether v is a table with a string `type` (raw): one call for composition's check
    of a wrapped action. Upvalue 1: the string "type". */
 static int is_action(lua_State *L) {
@@ -129,6 +148,7 @@ static int journal_library_worker(lua_State *L) {
     {"state", new_state},     {"methods", lunar_journal_methods},   {"proxyMaker", lunar_journal_proxy_maker},
     {"reducer", lunar_journal_reducer}, {"bind", lunar_journal_bind}, {"rootReal", lunar_journal_root_real},
     {"untimed", untimed},     {"timed", timed},       {"user", user},
+    {"keepFrame", keep_frame},
     {NULL, NULL}};
   luaL_newlib(L, functions);
   lua_pushliteral(L, "type");

@@ -22,11 +22,13 @@ typedef struct journal_state {
                               fields, or to those of a table at the root (composition's containers).
                               In a composed feature's call, journal[0] is true while there are
                               some, for its routing to see. */
+  lua_Integer loose;       /* effects built during the current call and not yet returned or combined
+                              (lunar/loose.lua); while there are some, the call ends through `finish` */
   int routing;             /* the current call runs a composed feature's routing */
   int flagged;             /* journal[0] is set */
 } journal_state;
 
-enum { SLOT_ACTIVE = 1, SLOT_GENERATION, SLOT_COUNT, SLOT_PENDING, SLOT_SHUFFLED, SLOT_PROXIES, SLOT_ROOT };
+enum { SLOT_ACTIVE = 1, SLOT_GENERATION, SLOT_COUNT, SLOT_PENDING, SLOT_SHUFFLED, SLOT_PROXIES, SLOT_ROOT, SLOT_LOOSE };
 
 #define UP(i) lua_upvalueindex(i)
 

@@ -69,6 +69,21 @@ static void push_child_path(lua_State *L) {
   }
 }
 
+/* Refuses a value that is not data (a function, a coroutine, a userdata) before it is stored, so the
+   error names the author's line (the assigning function, level 1). */
+static void check_data(lua_State *L, int value) {
+  int t = lua_type(L, value);
+  if (t != LUA_TFUNCTION && t != LUA_TTHREAD && t != LUA_TUSERDATA && t != LUA_TLIGHTUSERDATA) return;
+  luaL_where(L, 1);
+  lua_pushfstring(L, "cannot store a %s in state", t == LUA_TTHREAD ? "coroutine" : lua_typename(L, t));
+  if (lua_type(L, 2) == LUA_TSTRING) lua_pushfstring(L, " (field '%s')", lua_tostring(L, 2));
+  else lua_pushliteral(L, "");
+  lua_pushliteral(L, ": state holds data only (nil, booleans, numbers, strings and tables); "
+                     "keep functions in the feature's module");
+  lua_concat(L, 4);
+  lua_error(L);
+}
+
 /* Counts a write at a path of at most one key; the first of a composed feature's call sets
    journal[0]. */
 static void mark_shallow(lua_State *L, journal_state *j, int journal) {
@@ -105,6 +120,7 @@ static int proxy_newindex(lua_State *L) {
   int keytype = lua_type(L, 2);
   if (keytype == LUA_TNIL || (keytype == LUA_TNUMBER && !lua_isinteger(L, 2) && isnan(lua_tonumber(L, 2))))
     return luaL_error(L, "state keys cannot be nil or NaN");
+  check_data(L, 3);
   push_real(L); /* 4 */
   if (lua_type(L, 3) == LUA_TTABLE) {
     /* stored(value, real): unwraps proxies, copies tables already in the state */
@@ -176,6 +192,7 @@ static int root_newindex(lua_State *L) {
   if (keytype != LUA_TSTRING &&
       (keytype == LUA_TNIL || (keytype == LUA_TNUMBER && !lua_isinteger(L, 2) && isnan(lua_tonumber(L, 2)))))
     return luaL_error(L, "state keys cannot be nil or NaN");
+  check_data(L, 3);
   if (lua_type(L, 3) == LUA_TTABLE) {
     lua_pushvalue(L, UP(9)); /* stored(value, real) */
     lua_pushvalue(L, 3);

@@ -83,6 +83,7 @@ static int reduce_with(lua_State *L, int trusted, lunar_reduced *out) {
   j->active = 1;
   j->made = 0;
   j->shallow = 0;
+  j->loose = 0;
   j->routing = trusted;
   if (j->flagged) {
     lua_pushnil(L);
@@ -137,6 +138,7 @@ static int reduce_with(lua_State *L, int trusted, lunar_reduced *out) {
 
   if (out != NULL) {
     out->kind = LUNAR_REDUCED_OTHER;
+    if (j->loose > 0) goto general; /* an effect built and not returned: `finish` reports it */
     if (lua_isnil(L, 5) && j->count == 0) {
       out->kind = LUNAR_REDUCED_NOTHING;
       return 0;
@@ -148,6 +150,7 @@ static int reduce_with(lua_State *L, int trusted, lunar_reduced *out) {
       lua_settop(L, 5);
     }
   }
+general:;
   int base = lua_gettop(L);
   lua_pushvalue(L, UP(7));
   lua_pushvalue(L, 5);

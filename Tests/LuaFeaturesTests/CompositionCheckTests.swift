@@ -62,7 +62,8 @@ struct CompositionCheckTests {
     let store = store()
     await store.send(["type": "duplicate"])
     let error = try #require(harness.takeErrors().first)
-    #expect(error.message == "two elements of state.todos have the id 7", "\(error)")
+    #expect(error.message.hasSuffix(": two elements of state.todos have the id 7"), "\(error)")
+    #expect(error.file == "app.lua", "\(error)")
   }
 
   @Test func anActionForAMissingElementIsAnError() async throws {

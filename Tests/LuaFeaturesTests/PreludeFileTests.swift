@@ -18,7 +18,7 @@ struct PreludeFileTests {
     try String(contentsOf: Self.luaFolder.appending(path: name), encoding: .utf8)
   }
 
-  @Test func anErrorInThePreludeNamesItsRealFileAndLine() async throws {
+  @Test func anErrorRaisedInThePreludeNamesTheAuthorsFeatureAndNoHostFrame() async throws {
     let harness = try FeatureHarness()
     let app = try harness.host.load(
       FeatureLocation(resolving: CompositionTests.folder.appendingPathComponent("app.lua").path))
@@ -27,12 +27,13 @@ struct PreludeFileTests {
     await store.send(CompositionTests.wrapped("todos", id: 42, ["type": "toggle"]))
 
     let error = try #require(harness.takeErrors().first)
-    #expect(error.message.contains("no element with id 42"), "\(error)")
-    let traceback = try #require(error.traceback)
-    let raised = try #require(line(of: "error(depth > 1 and", in: try source("lunar/compose.lua")))
-    let routed = try #require(line(of: "\"no element with id \"", in: try source("lunar/compose_routing.lua")))
-    #expect(traceback.contains("lunar/compose.lua:\(raised):"), "\(traceback)")
-    #expect(traceback.contains("lunar/compose_routing.lua:\(routed):"), "\(traceback)")
+    let reducer = try #require(line(of: "lunar.reduce(function", in: try String(
+      contentsOf: CompositionTests.folder.appendingPathComponent("app.lua"), encoding: .utf8)))
+    #expect(
+      error.message == "app.lua:\(reducer): no element with id 42 in state.todos (it was removed, or the action names the wrong id)",
+      "\(error)")
+    #expect(error.location == "app.lua:\(reducer)")
+    #expect(error.traceback?.contains("lunar/") != true, "\(error.traceback ?? "")")
   }
 
   @Test func theHostsLuaIsEmbeddedUnderItsRealNames() throws {

@@ -88,18 +88,34 @@ public struct LuaFeatureError: Error, Sendable, CustomStringConvertible {
     }
     self.init(
       kind: kind, feature: feature, message: message, file: file, line: line,
-      traceback: error.traceback, action: action, luaKind: error.kind
+      traceback: error.traceback.flatMap(Self.authorsFrames), action: action, luaKind: error.kind
     )
   }
 
+  /// A traceback with only the frames of the author's scripts: Lunar's own Lua, C functions and
+  /// tail-call markers left out. `nil` when no frame is left.
+  static func authorsFrames(_ traceback: String) -> String? {
+    var frames: [Substring] = []
+    for frame in traceback.split(separator: "\n") {
+      let text = frame.trimmingCharacters(in: .whitespaces)
+      if text.hasPrefix("stack traceback") || text.hasPrefix("[C]") || text.hasPrefix("(...") { continue }
+      if preludeChunks.contains(where: { text.hasPrefix($0 + ":") }) { continue }
+      frames.append(frame)
+    }
+    guard !frames.isEmpty else { return nil }
+    return (["stack traceback:"] + frames).joined(separator: "\n")
+  }
+
   /// The chunk names of Lunar's own Lua that a script's author never needs to read in an error:
-  /// the `lunar` module, the host's state proxies and effects, and `lunar.test` (the files of
+  /// the `lunar` module, the host's state proxies, effects and composition, and `lunar.test` (the files of
   /// `Sources/LuaFeatures/Lua/lunar/`, named by their path there, such as `lunar/init.lua`).
   ///
   /// Errors raised inside them are located at the script's own frame instead, and tracebacks
   /// leave them out.
   public static let preludeChunks: Set<String> = [
     EmbeddedLua.lunarInit.name, EmbeddedLua.lunarHost.name, EmbeddedLua.lunarEffects.name, EmbeddedLua.lunarTest.name,
+    EmbeddedLua.lunarCompose.name, EmbeddedLua.lunarComposeRouting.name, EmbeddedLua.lunarComposeRemoval.name,
+    EmbeddedLua.lunarClients.name, EmbeddedLua.lunarPlugin.name, EmbeddedLua.lunarLoose.name, EmbeddedLua.lunarFrames.name,
   ]
 
   /// The first `file:line:` of a traceback that is not the prelude's.

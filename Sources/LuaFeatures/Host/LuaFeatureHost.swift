@@ -32,6 +32,12 @@ public final class LuaFeatureHost {
   public var onError: @MainActor (LuaFeatureError) -> Void = { error in
     reportIssue(error.description)
   }
+  /// Receives what a feature did that is likely a mistake but breaks nothing, such as an effect
+  /// built in a reducer and not returned (it never runs). By default, reported as a warning
+  /// (``LuaTestRunner`` counts them as failures; `lunar run` prints them).
+  public var onWarning: @MainActor (LuaFeatureWarning) -> Void = { warning in
+    reportIssue(warning.description, severity: .warning)
+  }
   /// The seed of `math.random` for features loaded from now on.
   public var randomSeed: UInt64
   /// The values features declare with `lunar.shared`, seen by every store of this host.
@@ -59,6 +65,9 @@ public final class LuaFeatureHost {
     self.dependencies = dependencies
     self.randomSeed = randomSeed
     self.shared = LuaSharedValues(dataDepth: limits.dataDepth)
+    prelude.warnings.handler = { [weak self] message in
+      self?.onWarning(LuaFeatureWarning(message))
+    }
   }
 
   func report(_ error: LuaFeatureError) {
@@ -112,6 +121,8 @@ final class Prelude {
   let callTag: String
   /// The functions of `lunar.test` the test runner drives.
   let testing: LuaTable
+  /// Where the prelude's warnings go (the host sets it).
+  let warnings = WarningSink()
   /// The tables of the Lua API, by the class names of the definitions for editors (`lunar`,
   /// `lunar.fx`, `lunar.test`, and the methods of `lunar.Feature`, `lunar.Effect` and
   /// `lunar.TestStore`): what ``LuaEditorDefinitions`` must declare.
@@ -135,6 +146,14 @@ final class Prelude {
     let host = try vm.call(
       vm.load(EmbeddedLua.lunarHost), base, LuaValue.array([]), try vm.journalLibrary(), returning: LuaTable.self)
     try vm.call(vm.load(EmbeddedLua.lunarEffects), base, host)
+    let warn = try vm.function(named: "warn") { [warnings] arguments in
+      let message = try arguments.string(1)
+      // NB: the handler records or prints; it never calls back into Lua.
+      MainActor.assumeIsolated { warnings.handler?(message) }
+      return .none
+    }
+    try vm.call(vm.load(EmbeddedLua.lunarLoose), base, host, whereCalled, warn)
+    try vm.call(vm.load(EmbeddedLua.lunarFrames), base, host)
     let composition = try vm.call(vm.load(EmbeddedLua.lunarCompose), base, host, returning: LuaTable.self)
     try vm.call(vm.load(EmbeddedLua.lunarComposeRouting), base, host, composition)
     try vm.call(vm.load(EmbeddedLua.lunarComposeRemoval), base, host, composition)
@@ -188,4 +207,11 @@ final class Prelude {
       .value(try arguments.vm.globals().get(global, as: LuaTable.self))
     }
   }
+}
+
+/// Where the prelude's warnings go: set by the host that owns the prelude (held weakly there, so
+/// the VM's functions do not keep the host alive).
+@MainActor
+final class WarningSink {
+  var handler: ((String) -> Void)?
 }

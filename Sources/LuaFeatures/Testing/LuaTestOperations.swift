@@ -75,6 +75,9 @@ extension LuaTestSession {
     let mocks = try overrides.integerValue.map { handle throws(LuaError) in try value(handle, as: LuaTable.self) } ?? vm.newTable()
     try requireMocks(in: mocks)
     let reducer = loaded.reducer(dependencyOverrides: mocks, testing: true, realClients: realClients)
+    // NB: every store draws from the start of the sequence, so a store's results do not depend
+    //     on what the test or an earlier store drew.
+    sandbox.seedRandom(Self.testSeed)
     let clock = TestClock()
     let start = loaded.withSharedValues(initial.isNil ? loaded.initialValue : initial, seeding: !initial.isNil)
     let store = TestStore(initialState: LuaState(start)) {

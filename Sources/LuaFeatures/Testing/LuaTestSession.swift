@@ -6,11 +6,17 @@ import Foundation
 import LuaBridge
 
 /// One test file loaded in its own host, and the state of the test in progress.
+///
+/// Every test runs in a fresh sandbox: the file is loaded again before each test but the first,
+/// so that globals a script set, module-level values and `math.random`'s draws never carry over
+/// from one test to the next, whatever their order and whether a filter picked a test alone.
 @MainActor
 final class LuaTestSession {
   struct Test {
     let name: String
     let declaredAt: String
+    /// Its place among the file's tests, which finds it again when the file is loaded afresh.
+    let index: Int
     let function: LuaFunction
   }
 
@@ -26,9 +32,12 @@ final class LuaTestSession {
   }
 
   let host: LuaFeatureHost
-  let sandbox: LuaSandbox
+  private(set) var sandbox: LuaSandbox
   let collector: IssueCollector
+  let file: URL
   private(set) var tests: [Test] = []
+  /// Whether a test ran in the current sandbox (the next one needs a fresh load).
+  private var used = false
   private var stores: [Int64: StoreBox] = [:]
   private var nextStore: Int64 = 1
   var vm: LuaVM { host.vm }
@@ -36,6 +45,7 @@ final class LuaTestSession {
 
   init(file: URL, dependencies: LuaDependencies, limits: LuaVM.Limits, collector: IssueCollector) throws {
     self.collector = collector
+    self.file = file
     host = try LuaFeatureHost(limits: limits, dependencies: dependencies)
     // NB: in memory from the start, before the test file loads its features: tests never read or
     //     write the user's files, and never claim their folder.
@@ -43,11 +53,22 @@ final class LuaTestSession {
     host.onError = { [collector] error in
       collector.record(error.description, location: error.location)
     }
+    // NB: a test fails on what `lunar run` only warns of (an effect built and not returned).
+    host.onWarning = { [collector] warning in
+      collector.record(warning.message, location: warning.location)
+    }
+    (sandbox, tests) = try Self.load(file, in: host)
+  }
+
+  /// A fresh sandbox with `file` loaded in it, and the tests it declared.
+  private static func load(_ file: URL, in host: LuaFeatureHost) throws -> (LuaSandbox, [Test]) {
     do {
-      sandbox = try host.vm.makeSandbox(.init(root: file.deletingLastPathComponent(), randomSeed: 0))
+      let sandbox = try host.vm.makeSandbox(.init(root: file.deletingLastPathComponent(), randomSeed: testSeed))
       let chunk = try sandbox.loadFile(file.lastPathComponent)
       try host.vm.call(chunk)
+      let testing = host.prelude.testing
       let declared = try host.vm.call(testing.get("take", as: LuaFunction.self), returning: LuaTable.self)
+      var tests: [Test] = []
       for index in 1...max(declared.count, 1) where index <= declared.count {
         let entry = try declared.get(index, as: LuaTable.self)
         let handle = try entry.get("fn", as: Int64.self)
@@ -55,13 +76,29 @@ final class LuaTestSession {
           Test(
             name: try entry.get("name", as: String.self),
             declaredAt: try entry.get("at", as: String.self),
-            function: try value(handle, as: LuaFunction.self)
+            index: index,
+            function: try host.vm.call(testing.get("value", as: LuaFunction.self), handle, returning: LuaFunction.self)
           )
         )
       }
+      return (sandbox, tests)
     } catch {
       throw LuaFeatureError(error, kind: .load, feature: file.lastPathComponent)
     }
+  }
+
+  /// The seed of `math.random` at the start of every test and every test store.
+  static let testSeed: UInt64 = 0
+
+  /// `test` as declared by a fresh load of the file, when a test already ran in this sandbox.
+  private func fresh(_ test: Test) throws -> Test {
+    guard used else { return test }
+    (sandbox, tests) = try Self.load(file, in: host)
+    guard test.index <= tests.count, tests[test.index - 1].name == test.name else {
+      throw LuaTestMisuse(message: "the file declared other tests when loaded again for \"\(test.name)\": " +
+        "declare tests the same way on every load (not from random draws or mutable state)")
+    }
+    return tests[test.index - 1]
   }
 
   /// Runs one test to its end, then releases its stores (which checks that nothing was left
@@ -77,7 +114,15 @@ final class LuaTestSession {
     }
     let thread: LuaThread
     do {
+      let test = try fresh(test)
+      used = true
       thread = try vm.newThread(test.function)
+    } catch let misuse as LuaTestMisuse {
+      collector.record(misuse.message)
+      return
+    } catch let error as LuaFeatureError {
+      collector.record(error.message, location: error.location)
+      return
     } catch {
       collector.record("\(error)")
       return

@@ -67,6 +67,9 @@ final class RunSession {
     )
     self.store = Store(initialState: initialState ?? feature.initialState) { reducer }
     host.onError = { [weak self] error in self?.failed(error) }
+    host.onWarning = { [weak output] warning in
+      output?.warning((warning.location.map { "\($0): " } ?? "") + warning.message)
+    }
     recorder?.onError = { [weak output] message in output?.hostError(kind: "record", message: message) }
     // NB: a script's `print` must not break the JSON stream: it becomes an event like the others.
     host.vm.printHandler = { [weak output] text in

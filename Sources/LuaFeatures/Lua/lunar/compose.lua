@@ -194,10 +194,13 @@ end
 -- Failing, and what the other parts share
 
 local depth = 0                   -- how deep in composed features the call in progress is
+local failAt = nil                -- the `file:line` of the composed feature running (its first reducer)
 
 local function fail(name, message)
-  -- NB: the host names the root feature; a child's name is added only for a child.
-  error(depth > 1 and (message .. " (in " .. name .. ")") or message, 0)
+  -- NB: the host names the root feature; a child's name is added only for a child. The error
+  --     names the author's feature (where its body's reducer is), never this file.
+  if depth > 1 then message = message .. " (in " .. name .. ")" end
+  error(failAt ~= nil and (failAt .. ": " .. message) or message, 0)
 end
 
 local function showID(id)
@@ -247,6 +250,11 @@ function hooks.compose(feature, level)
     end
   end
   local n, containerCount, stackCount = #list, #containers, #stackEntries
+  -- NB: errors name the feature's own reducer; one without is named by its name alone.
+  local ownOrigin = nil
+  for i = 1, n do
+    if ownOrigin == nil and list[i].kind == "reduce" then ownOrigin = list[i].origin end
+  end
 
   -- `root`: the state table behind `state` when the host's call passes it (a store's own feature).
   -- NB: the store's bound call passes `root` (the state table) and `instance` (made current here).
@@ -255,6 +263,8 @@ function hooks.compose(feature, level)
     local proxied = root or realOf(state)    -- nil when `state` is a plain table
     local real = proxied or state
     depth = depth + 1
+    local outer = failAt
+    failAt = ownOrigin
     for s = 1, stackCount do
       local items = rawget(real, stackEntries[s].key)
       if type(items) == "table" then stacks[items] = stackEntries[s] end
@@ -306,6 +316,7 @@ function hooks.compose(feature, level)
       end
     end
     depth = depth - 1
+    failAt = outer
     if count == 0 then return nil end
     if count == 1 then return effects[1] end
     return effect { kind = "merge", effects = effects }

@@ -57,7 +57,9 @@ end
 -- The call itself is C (journal.c): it commits the previous call, makes the root proxy, calls
 -- the reducer, ends the call, and answers the two commonest outcomes (nothing changed; one write
 -- and no effect) itself. Everything else comes here, after the call has ended.
+local LOOSE = 8
 local function finish(result)
+  if st[LOOSE] > 0 then host.reportLoose(result) end
   if result == nil then
     if st[COUNT] == 0 then return nil, nil end
     return nil, changeResults()

@@ -103,12 +103,22 @@ local function copyOf(t, depth)
   return copy
 end
 
+local NOT_DATA = { ["function"] = "a function", thread = "a coroutine", userdata = "a userdata" }
+
 -- A new table entering the state: marks it and its new sub-tables as state, and replaces the
 -- proxies inside it (a filtered list of rows, `{ state.todos[1] }`) by copies of their tables.
+-- Refuses what is not data, at the author's assignment: `stored` and the C metamethod sit between
+-- the outermost `adopt` and the script (hence level depth + 4).
 local function adopt(t, depth)
   inState[t] = true
   if depth > 200 then return end
   for k, v in next, t do
+    local notData = NOT_DATA[type(v)]
+    if notData ~= nil then
+      error("cannot store " .. notData .. " in state (at " .. describe(k) .. " of an assigned table): " ..
+        "state holds data only (nil, booleans, numbers, strings and tables); keep functions in the feature's module",
+        depth + 4)
+    end
     if type(v) == "table" then
       local real = getmetatable(v) == "lunar.state" and realOf(v) or nil
       if real ~= nil then

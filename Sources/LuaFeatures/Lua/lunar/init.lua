@@ -40,6 +40,10 @@ end
 
 ---------------------------------------------------------------------------------------------------
 -- Effects: descriptions only. Swift turns them into the core's effects.
+--
+-- NB: the host calls the fx functions and Effect's methods through a C function each
+--     (lunar/frames.lua), which keeps the author's frame when a reducer tail-calls them
+--     (`return fx.send(…)`): their errors name level 3, the author's line.
 
 -- NB: scripts hold handles, empty tables whose description lives here, out of reach: effects are
 --     shared (`fx.none`) and a handle cannot be changed, not even with `rawset`.
@@ -56,9 +60,14 @@ local EffectHandle = {
   __metatable = "lunar.effect",
 }
 
+-- NB: filled in by the host's Lua files loaded after this one (lunar/compose.lua, lunar/loose.lua…).
+local hooks = {}
+
 local function effect(t)
   local handle = setmetatable({}, EffectHandle)
   descriptions[handle] = t
+  local built = hooks.built
+  if built ~= nil then built(handle, t) end
   return handle
 end
 
@@ -89,21 +98,21 @@ fx.none = effect { kind = "none" }
 
 --- fx.send(action): feed `action` back into the store immediately.
 function fx.send(action)
-  checkAction(action, "fx.send", 2)
+  checkAction(action, "fx.send", 3)
   return effect { kind = "send", action = action }
 end
 
 --- fx.run(fn [, { catch = fn }]): run `fn(send)` as a coroutine driven by Swift.
 function fx.run(fn, options)
   if type(fn) ~= "function" then
-    error("fx.run expects a function(send), got " .. describe(fn), 2)
+    error("fx.run expects a function(send), got " .. describe(fn), 3)
   end
   local catch = nil
   if options ~= nil then
-    if type(options) ~= "table" then error("fx.run's options must be a table like { catch = fn }", 2) end
+    if type(options) ~= "table" then error("fx.run's options must be a table like { catch = fn }", 3) end
     catch = options.catch
     if catch ~= nil and type(catch) ~= "function" then
-      error("fx.run's catch must be a function(error, send), got " .. describe(catch), 2)
+      error("fx.run's catch must be a function(error, send), got " .. describe(catch), 3)
     end
   end
   return effect { kind = "run", fn = fn, catch = catch, origin = definedAt(fn) }
@@ -115,7 +124,7 @@ local function collect(what, ...)
     local e = select(i, ...)
     if e ~= nil then
       if not isEffect(e) then
-        error(what .. " expects effects (from lunar.fx), argument " .. i .. " is " .. describe(e), 3)
+        error(what .. " expects effects (from lunar.fx), argument " .. i .. " is " .. describe(e), 4)
       end
       if e.kind ~= "none" then effects[#effects + 1] = e end
     end
@@ -141,33 +150,33 @@ end
 
 --- fx.cancel(id): cancel the effects running under `id` in this feature instance.
 function fx.cancel(id)
-  checkID(id, "fx.cancel", 2)
+  checkID(id, "fx.cancel", 3)
   return effect { kind = "cancel", id = id }
 end
 
 --- fx.debounce(id, seconds, action): send `action` once `seconds` pass without another debounce of `id`.
 function fx.debounce(id, seconds, action)
-  checkID(id, "fx.debounce", 2)
-  checkSeconds(seconds, "fx.debounce", 2)
-  checkAction(action, "fx.debounce", 2)
+  checkID(id, "fx.debounce", 3)
+  checkSeconds(seconds, "fx.debounce", 3)
+  checkAction(action, "fx.debounce", 3)
   return effect { kind = "debounce", id = id, seconds = seconds, action = action }
 end
 
 --- fx.throttle(id, seconds, action [, latest]): at most one action per `seconds` for `id`.
 function fx.throttle(id, seconds, action, latest)
-  checkID(id, "fx.throttle", 2)
-  checkSeconds(seconds, "fx.throttle", 2)
-  checkAction(action, "fx.throttle", 2)
+  checkID(id, "fx.throttle", 3)
+  checkSeconds(seconds, "fx.throttle", 3)
+  checkAction(action, "fx.throttle", 3)
   return effect { kind = "throttle", id = id, seconds = seconds, action = action, latest = latest and true or false }
 end
 
 --- effect:cancellable(id [, { cancelInFlight = true }])
 function Effect:cancellable(id, options)
-  checkID(id, "cancellable", 2)
+  checkID(id, "cancellable", 3)
   local cancelInFlight = false
   if options ~= nil then
     if type(options) ~= "table" then
-      error("cancellable's options must be a table like { cancelInFlight = true }", 2)
+      error("cancellable's options must be a table like { cancelInFlight = true }", 3)
     end
     cancelInFlight = options.cancelInFlight and true or false
   end
@@ -200,8 +209,6 @@ Feature.__index = Feature
 Feature.__name = "lunar.feature"
 Feature.__metatable = "lunar.feature"
 local features = setmetatable({}, { __mode = "k" })
--- NB: filled in by the host's composition chunk (loaded after this one, before any feature).
-local hooks = {}
 
 ---------------------------------------------------------------------------------------------------
 -- Shared state: lunar.shared(key, { default = …, storage = "memory" | "file" }) declares a value
@@ -378,6 +385,8 @@ return {
   definedAt = definedAt,
   hooks = hooks,
   lunarTable = lunar,
+  fx = fx,
+  Effect = Effect,
   -- NB: for the host's check that the definitions for editors (types/) declare every method.
   methods = { ["lunar.Feature"] = Feature, ["lunar.Effect"] = Effect },
 }

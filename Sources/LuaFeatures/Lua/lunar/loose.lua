@@ -1,0 +1,63 @@
+-- Effects a reducer built and dropped. An effect made during a reducer call must end up in what
+-- the call returns: returned itself, or inside `fx.merge`, `fx.concat`, `:cancellable(…)`, or a
+-- child's effect wrapped by composition. One that does not (`fx.run(…)` without `return`) would
+-- silently never run: the host reports it, naming the line that built it.
+--
+-- The count of such effects is a slot of the call's state (journal.c): while it is above zero, the
+-- call ends through `finish` (lunar/effects.lua), which calls `host.reportLoose` here.
+local base, host, whereCalled, warn = ...
+local hooks, descriptionOf = base.hooks, base.descriptionOf
+local st = host.internals.st
+local ACTIVE, LOOSE = 1, 8
+
+local setmetatable = setmetatable
+
+-- handle -> where it was built, for the effects of the call in progress not yet consumed. Emptied
+-- lazily: the first effect of a call finds the count at zero (each call starts it there).
+local loose = setmetatable({}, { __mode = "k" })
+
+local function consume(handle)
+  if loose[handle] ~= nil then
+    loose[handle] = nil
+    st[LOOSE] = st[LOOSE] - 1
+  end
+end
+
+--- Called by lunar/init.lua for every effect made: during a reducer call, the new effect is loose
+--- and the effects it combines are not anymore.
+function hooks.built(handle, description)
+  if not st[ACTIVE] then return end
+  if st[LOOSE] == 0 then loose = setmetatable({}, { __mode = "k" }) end
+  local inner = description.effect
+  if inner ~= nil then consume(inner) end
+  local members = description.effects
+  if members ~= nil then
+    for i = 1, #members do consume(members[i]) end
+  end
+  -- NB: level 4 is the script: this hook, then `effect` (tail-called by the fx function), then
+  --     the fx function's C frame (lunar/frames.lua).
+  loose[handle] = description.origin or whereCalled(4)
+  st[LOOSE] = st[LOOSE] + 1
+end
+
+local WHAT = {
+  run = "fx.run", send = "fx.send", merge = "fx.merge", concat = "fx.concat", cancel = "fx.cancel",
+  debounce = "fx.debounce", throttle = "fx.throttle", cancellable = ":cancellable",
+}
+
+--- At the end of a call with loose effects: warns of each one the call did not return.
+function host.reportLoose(result)
+  if result ~= nil then consume(result) end
+  local found = {}
+  for handle, where in pairs(loose) do
+    local what = WHAT[descriptionOf(handle).kind] or "an effect"
+    found[#found + 1] = { where = where, what = what }
+  end
+  table.sort(found, function(a, b) return a.where < b.where end)
+  for _, entry in ipairs(found) do
+    warn(entry.where .. ": an effect (" .. entry.what .. ") was built but not returned, so it never runs: " ..
+      "`return` it from the reducer, or combine several with fx.merge(…)")
+  end
+  loose = setmetatable({}, { __mode = "k" })
+  st[LOOSE] = 0
+end

@@ -119,10 +119,37 @@ extension TestStore {
     )
   }
 
+  /// Asserts that an effect sent an action for which `isMatching` holds next, with failures that
+  /// speak the caller's language: `expectation` says what was expected ("an action of type
+  /// \"done\""), `arrived` explains the actions that did arrive instead (all those received and
+  /// not yet asserted, oldest first), and `advice` replaces the paragraph that suggests the API
+  /// to use when effects are still running.
+  ///
+  /// For hosts that drive a test store on behalf of another language (Lunar's Lua tests).
+  package func receive(
+    describing expectation: String,
+    matching isMatching: @escaping (Action) -> Bool,
+    arrived: @escaping ([Action]) -> String,
+    advice: String? = nil,
+    timeout: Duration? = nil,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    at location: EffectOrigin
+  ) async {
+    await receiveAction(
+      describing: expectation, matching: isMatching, mismatch: { _ in nil }, arrived: arrived, advice: advice,
+      timeout: timeout, update: updateStateToExpectedResult, at: location
+    )
+  }
+
+  /// The actions effects sent that no `receive` asserted yet, oldest first.
+  package var unassertedActions: [Action] { received.map(\.action) }
+
   private func receiveAction(
     describing expectation: String,
     matching isMatching: (Action) -> Bool,
     mismatch: (Action) -> String?,
+    arrived explainArrived: (([Action]) -> String)? = nil,
+    advice: String? = nil,
     timeout: Duration?,
     update: ((inout State) throws -> Void)?,
     at location: EffectOrigin
@@ -140,11 +167,11 @@ extension TestStore {
         message += """
 
 
-          \(runtime.inFlight.count) effect(s) still running; one may send it later. Use a longer \
-          "timeout", or advance the clock the effect waits on.
+          \(runtime.inFlight.count) effect(s) still running; one may send it later. \
+          \(advice ?? "Use a longer \"timeout\", or advance the clock the effect waits on.")
           """
       } else if !received.isEmpty {
-        message += "\n\nReceived instead:\n\(describe(received.map(\.action)))"
+        message += "\n\nReceived instead:\n" + (explainArrived?(received.map(\.action)) ?? describe(received.map(\.action)))
       } else {
         message += "\n\nNo effect is running, so nothing can be received."
       }
@@ -173,7 +200,12 @@ extension TestStore {
     }
     if !isMatching(entry.action) {
       var message = "Received unexpected action: …\n\n"
-      message += mismatch(entry.action) ?? "  Expected:\n\(expectation.indent(by: 4))\n\n  Received:\n\(String(customDumping: entry.action).indent(by: 4))"
+      if let explainArrived {
+        message = "Expected to receive \(expectation), but received another action.\n\n"
+        message += explainArrived([entry.action] + received.map(\.action))
+      } else {
+        message += mismatch(entry.action) ?? "  Expected:\n\(expectation.indent(by: 4))\n\n  Received:\n\(String(customDumping: entry.action).indent(by: 4))"
+      }
       fail(message, at: location)
     } else {
       check(

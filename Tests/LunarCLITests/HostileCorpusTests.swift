@@ -168,7 +168,52 @@ import Testing
       message: #"unknown_dependency.lua:9: deps has no "nope" (it has: clock, files, http, now, storage, uuid)"#, line: 9
     ),
     RuntimeFailure(script: "memory_bomb.lua", action: "explode", message: "ran out of memory: not enough memory", line: nil),
+    RuntimeFailure(
+      script: "author_mistakes.lua", action: "callback",
+      message: "author_mistakes.lua:12: cannot store a function in state (field 'onTap'): state holds data only (nil, booleans, numbers, strings and tables); keep functions in the feature's module",
+      line: 12
+    ),
+    RuntimeFailure(
+      script: "author_mistakes.lua", action: "nestedCallback",
+      message: #"author_mistakes.lua:14: cannot store a function in state (at "onTap" of an assigned table): state holds data only (nil, booleans, numbers, strings and tables); keep functions in the feature's module"#,
+      line: 14
+    ),
+    RuntimeFailure(
+      script: "author_mistakes.lua", action: "sendString",
+      message: #"author_mistakes.lua:16: fx.send expects an action table like { type = "increment" }, got "increment""#, line: 16
+    ),
+    RuntimeFailure(
+      script: "author_mistakes.lua", action: "sendStringKept",
+      message: #"author_mistakes.lua:18: fx.send expects an action table like { type = "increment" }, got "increment""#, line: 18
+    ),
+    RuntimeFailure(
+      script: "composition_mistakes.lua", action: "duplicate",
+      message: "composition_mistakes.lua:18: two elements of state.rows have the id 1", line: 18
+    ),
   ]
+
+  @Test func anEffectsErrorNamesTheAuthorsLineAndShowsOnlyTheAuthorsFrames() async throws {
+    let output = try await Lunar.run(["run", Lunar.hostile("author_mistakes.lua"), "--keep-going"], input: "effectRaises\n")
+
+    let error = try #require(output.events.named("error").first, "\(output)")
+    #expect(error.string("kind") == "effect")
+    #expect(error.string("message") == "author_mistakes.lua:22: the server said no", "\(output)")
+    #expect(error.string("file") == "author_mistakes.lua")
+    #expect(error.int("line") == 22)
+    let traceback = try #require(error.string("traceback"), "\(output)")
+    #expect(traceback.contains("author_mistakes.lua:22:"), "\(traceback)")
+    #expect(!traceback.contains("lunar/") && !traceback.contains("[C]"), "\(traceback)")
+  }
+
+  @Test func anEffectBuiltAndNotReturnedIsAWarningNamingItsLine() async throws {
+    let output = try await Lunar.run(["run", Lunar.hostile("author_mistakes.lua")], input: "dropEffect\nincrement\n")
+
+    #expect(output.status == 0, "\(output)")
+    let warnings = output.events.named("warning").compactMap { $0.string("message") }
+    #expect(warnings == [
+      "author_mistakes.lua:25: an effect (fx.run) was built but not returned, so it never runs: `return` it from the reducer, or combine several with fx.merge(…)"
+    ], "\(output)")
+  }
 
   @Test(arguments: runtime)
   func runReportsTheErrorAndKeepsServing(_ failure: RuntimeFailure) async throws {

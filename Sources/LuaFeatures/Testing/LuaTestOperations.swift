@@ -17,7 +17,7 @@ extension LuaTestSession {
       case "store":
         return .success(.integer(try makeStore(
           feature: argument(0), initial: argument(1), overrides: argument(2), exhaustive: argument(3).boolValue ?? true,
-          realClients: (argument(4).arrayValue ?? []).compactMap(\.stringValue)
+          realClients: (argument(4).arrayValue ?? []).compactMap(\.stringValue), timeout: argument(5).numberValue
         )))
       case "send":
         let box = try store(argument(0))
@@ -25,19 +25,27 @@ extension LuaTestSession {
       case "receive":
         let box = try store(argument(0))
         let expect = try expectation(argument(3))
+        let matcher: LuaReceiveExpectation.Matcher
         switch argument(1).stringValue {
         case "type":
-          let type = argument(2)
-          await box.store.receive({ $0[LuaString("type")] == type }, assert: expect)
+          matcher = .type(argument(2).stringValue ?? "")
         case "action":
-          await box.store.receive(argument(2), assert: expect)
+          matcher = .action(argument(2))
         default:
           guard let handle = argument(2).integerValue else { throw LuaTestMisuse(message: "bad predicate") }
           let matches = try testing.get("matches", as: LuaFunction.self)
-          await box.store.receive({ [vm] action in
-            (try? vm.call(matches, handle, action, returning: Bool.self)) ?? false
-          }, assert: expect)
+          let function = try value(handle, as: LuaFunction.self)
+          matcher = .predicate(
+            at: function.sourceLocation.map { "\($0.file):\($0.line)" },
+            matches: { [vm] action in (try? vm.call(matches, handle, action, returning: Bool.self)) ?? false }
+          )
         }
+        let expected = LuaReceiveExpectation(matcher: matcher)
+        await box.store.receive(
+          describing: expected.description, matching: expected.matches, arrived: expected.explain,
+          advice: LuaReceiveExpectation.advice, assert: expect,
+          at: EffectOrigin(fileID: #fileID, filePath: #filePath, line: #line, column: #column)
+        )
       case "advance":
         let box = try store(argument(0))
         let seconds = argument(1).numberValue ?? 0
@@ -67,7 +75,8 @@ extension LuaTestSession {
 
   /// A test store for the feature table behind `feature`.
   private func makeStore(
-    feature: LuaValue, initial: LuaValue, overrides: LuaValue, exhaustive: Bool, realClients: [String]
+    feature: LuaValue, initial: LuaValue, overrides: LuaValue, exhaustive: Bool, realClients: [String],
+    timeout: Double?
   ) throws -> Int64 {
     guard let featureHandle = feature.integerValue else { throw LuaTestMisuse(message: "test.store needs a feature") }
     let table = try value(featureHandle, as: LuaTable.self)
@@ -88,6 +97,7 @@ extension LuaTestSession {
       $0.date = .constant(Date(timeIntervalSince1970: 0))
     }
     if !exhaustive { store.exhaustivity = .off }
+    if let timeout { store.timeout = try LuaSeconds.duration(timeout) }
     return add(StoreBox(store: store, clock: clock))
   }
 

@@ -21,6 +21,8 @@ return lunar.feature {
       return fx.run(function()
         error("the server said no")
       end)
+    elseif action.type == "dropEffect" then
+      fx.run(function(send) send { type = "increment" } end)
     end
   end,
 }

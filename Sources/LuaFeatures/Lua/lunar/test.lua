@@ -30,7 +30,7 @@ local Store = {}
 Store.__index = Store
 Store.__name = "lunar.test.store"
 
---- test.store(feature [, { initial = {…}, deps = {…}, exhaustive = true, clients = { "name", … } }])
+--- test.store(feature [, { initial = {…}, deps = {…}, exhaustive = true, clients = { "name", … }, timeout = 1 }])
 function test.store(feature, options)
   if not isFeature(feature) then
     error("test.store expects a feature (what lunar.feature returns), got " .. describe(feature), 2)
@@ -70,8 +70,13 @@ function test.store(feature, options)
       end
     end
   end
+  local timeout = options.timeout
+  if timeout ~= nil and (type(timeout) ~= "number" or timeout ~= timeout or timeout <= 0 or timeout > 3600) then
+    error("test.store: timeout is how long receive and finish wait for effects, in seconds (above 0, at most " ..
+      "3600), got " .. describe(timeout), 2)
+  end
   local id = request("store", handle(feature), options.initial, handle(overrides),
-    options.exhaustive ~= false, real, whereCalled(2))
+    options.exhaustive ~= false, real, timeout, whereCalled(2))
   return setmetatable({ id = id, feature = feature }, Store)
 end
 

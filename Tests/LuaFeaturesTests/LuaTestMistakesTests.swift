@@ -1,0 +1,76 @@
+import Foundation
+import LuaBridge
+import LuaFeatures
+import Testing
+
+/// The mistakes a Lua test catches, and what its failures say: an effect built and not returned,
+/// and `store:receive` failures that name the expected type, list what arrived and advise only
+/// options `lunar.test` has.
+@MainActor
+struct LuaTestMistakesTests {
+  static let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("Fixtures/mistakes/loader_test.lua")
+
+  func result(_ name: String) async throws -> LuaTestResult {
+    let results = await LuaTestRunner().run(file: Self.file, filter: name)
+    return try #require(results.first { $0.name == name })
+  }
+
+  @Test func anEffectBuiltAndNotReturnedFailsTheTestAtItsLine() async throws {
+    let result = try await result("a dropped effect fails the test")
+    #expect(result.failures == [
+      LuaTestFailure(
+        message: "an effect (fx.run) was built but not returned, so it never runs: `return` it from the reducer, or combine several with fx.merge(…)",
+        location: "loader.lua:12")
+    ])
+  }
+
+  @Test func receiveNamesTheExpectedTypeAndWhatArrived() async throws {
+    let result = try await result("receive names the expected type and what arrived")
+    #expect(result.failures.first?.location == "loader_test.lua:12")
+    #expect(result.failures.first?.message == """
+      Expected to receive an action of type "loaded", but received another action.
+
+        Arrived, not yet received:
+          {items = 3, type = "loadedd"}
+
+        Closest (Expected: −, Arrived: +):
+          − type = "loaded"
+          + type = "loadedd"
+      """)
+  }
+
+  @Test func receiveOfAnActionDiffsAgainstTheClosest() async throws {
+    let result = try await result("receive of an action shows the closest")
+    let message = try #require(result.failures.first?.message)
+    #expect(message.hasPrefix("""
+      Expected to receive {items = 3, type = "loaded"}, but received another action.
+
+        Arrived, not yet received:
+          {items = 3, type = "loadedd"}
+      """), "\(message)")
+    #expect(message.contains("−   type: \"loaded\""), "\(message)")
+    #expect(message.contains("+   type: \"loadedd\""), "\(message)")
+  }
+
+  @Test func receiveWithNothingRunningFailsAtOnce() async throws {
+    let result = try await result("receive with nothing running fails at once")
+    #expect(result.failures.map(\.message) == [
+      """
+      Expected to receive an action of type "loaded", but received none.
+
+      No effect is running, so nothing can be received.
+      """
+    ])
+    // NB: the store waits up to 60 s; failing at once means far less.
+    #expect(result.duration < .seconds(30))
+  }
+
+  @Test func receiveWhileAnEffectRunsAdvisesOptionsThatExist() async throws {
+    let result = try await result("receive while an effect waits on the clock advises what exists")
+    let message = try #require(result.failures.first?.message)
+    #expect(message.contains("test.store(feature, { timeout = seconds })"), "\(message)")
+    #expect(message.contains("store:advance(seconds)"), "\(message)")
+    #expect(!message.contains("\"timeout\""), "\(message)")
+  }
+}

@@ -116,6 +116,7 @@ public struct LuaFeatureError: Error, Sendable, CustomStringConvertible {
     EmbeddedLua.lunarInit.name, EmbeddedLua.lunarHost.name, EmbeddedLua.lunarEffects.name, EmbeddedLua.lunarTest.name,
     EmbeddedLua.lunarCompose.name, EmbeddedLua.lunarComposeRouting.name, EmbeddedLua.lunarComposeRemoval.name,
     EmbeddedLua.lunarClients.name, EmbeddedLua.lunarPlugin.name, EmbeddedLua.lunarLoose.name, EmbeddedLua.lunarFrames.name,
+    EmbeddedLua.lunarActions.name,
   ]
 
   /// The first `file:line:` of a traceback that is not the prelude's.

@@ -33,6 +33,8 @@ public final class LuaFeature {
 
   let host: LuaFeatureHost
   let sandbox: LuaSandbox
+  /// The table `lunar.feature` made.
+  let table: LuaTable
   let reduce: LuaFunction
   let view: LuaFunction?
   let migrate: LuaFunction?
@@ -42,6 +44,7 @@ public final class LuaFeature {
   ) throws(LuaError) {
     self.host = host
     self.sandbox = sandbox
+    self.table = table
     self.location = location
     self.name = try table.get("name", as: String.self)
     self.initialValue = try table.get("initial")

@@ -117,6 +117,8 @@ final class Prelude {
   let makeDeps: LuaFunction
   let clientNames: LuaFunction
   let isManifest: LuaFunction
+  let validateAction: LuaFunction
+  let declaredTypes: LuaFunction
   let sendTag: String
   let callTag: String
   /// The functions of `lunar.test` the test runner drives.
@@ -154,6 +156,7 @@ final class Prelude {
     }
     try vm.call(vm.load(EmbeddedLua.lunarLoose), base, host, whereCalled, warn)
     try vm.call(vm.load(EmbeddedLua.lunarFrames), base, host)
+    try vm.call(vm.load(EmbeddedLua.lunarActions), base, host)
     let composition = try vm.call(vm.load(EmbeddedLua.lunarCompose), base, host, returning: LuaTable.self)
     try vm.call(vm.load(EmbeddedLua.lunarComposeRouting), base, host, composition)
     try vm.call(vm.load(EmbeddedLua.lunarComposeRemoval), base, host, composition)
@@ -177,6 +180,8 @@ final class Prelude {
     self.makeDeps = try function("makeDeps")
     self.clientNames = try function("clientNames")
     self.isManifest = try function("isManifest")
+    self.validateAction = try function("validateAction")
+    self.declaredTypes = try function("declaredTypes")
     self.sendTag = try host.get("SEND", as: String.self)
     self.callTag = try host.get("CALL", as: String.self)
     self.testing = try tests.get("testing", as: LuaTable.self)

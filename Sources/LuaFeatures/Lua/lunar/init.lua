@@ -315,6 +315,7 @@ function lunar.feature(definition)
     feature.origin = definedAt(definition.reduce)
   end
   feature.usedClients = hooks.clients(feature, 2)
+  feature.declaredActions = hooks.actions(feature, 2)
   features[feature] = true
   return setmetatable(feature, Feature)
 end

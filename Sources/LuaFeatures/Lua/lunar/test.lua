@@ -82,8 +82,15 @@ end
 
 --- store:send(action [, function(state) … end]): sends `action`; the function turns the state
 --- before into the state you expect after.
+-- Refuses an action the store's feature does not declare (when it declares its actions).
+local function checkDeclared(store, action, what)
+  local problem = base.hooks.validateAction(store.feature, action)
+  if problem ~= nil then error(what .. ": " .. problem, 3) end
+end
+
 function Store:send(action, expect)
   checkAction(action, "store:send", 2)
+  checkDeclared(self, action, "store:send")
   if expect ~= nil and type(expect) ~= "function" then
     error("store:send's second argument must be a function(state), got " .. describe(expect), 2)
   end
@@ -95,8 +102,18 @@ function Store:receive(matcher, expect)
   local kind, value
   if type(matcher) == "string" then
     kind, value = "type", matcher
+    local declared = base.hooks.declaredTypes(self.feature)
+    if declared ~= nil then
+      local known = false
+      for _, name in ipairs(declared) do known = known or name == matcher end
+      if not known then
+        error("store:receive: unknown action " .. describe(matcher) .. base.hooks.suggestion(matcher, declared) ..
+          "; " .. self.feature.name .. "'s actions are " .. table.concat(declared, ", "), 2)
+      end
+    end
   elseif type(matcher) == "table" then
     checkAction(matcher, "store:receive", 2)
+    checkDeclared(self, matcher, "store:receive")
     kind, value = "action", matcher
   elseif type(matcher) == "function" then
     kind, value = "predicate", handle(matcher)

@@ -6,6 +6,9 @@
 ---An action: a table with a string `type` and any payload fields, such as
 ---`{ type = "queryChanged", query = "ap" }`. A child's action reaches its parent wrapped:
 ---`{ type = "todos", id = 3, action = { type = "toggle" } }`.
+---The type of a declared action's field; a `?` at the end makes the field optional.
+---@alias lunar.FieldType "string"|"number"|"integer"|"boolean"|"table"|"any"|"string?"|"number?"|"integer?"|"boolean?"|"table?"|"any?"
+
 ---@class lunar.Action
 ---@field type string What happened; reducers dispatch on it with `if … elseif`.
 ---@field [string] any Payload fields.
@@ -20,6 +23,7 @@
 ---@field migrate? fun(state: table) Adapts the state kept across a hot reload to the new script's shape, in place.
 ---@field shared? table<string, lunar.Shared> State fields shared between features and persisted: `{ settings = lunar.shared("settings", {…}) }`.
 ---@field clients? lunar.Client[] The Lua clients the feature calls through `deps`: `{ require "fact_client" }`.
+---@field actions? table<string, table<string, lunar.FieldType>> The feature's actions and their fields: `{ increment = {}, add = { title = "string", note = "string?" } }`. Declared, any other action (or a missing, extra or mistyped field) is refused with the nearest declared name; a body's children are declared by it.
 
 ---A feature, as `lunar.feature` returns it: run it with `lunar run`, compose it into a parent's
 ---`body`, test it with `test.store`.

@@ -8,6 +8,7 @@
 ---@field deps? table Mocks: plain Lua functions, by the dependency's path (`{ wordsClient = { search = fn } }`).
 ---@field exhaustive? boolean `false` asserts only what you choose to.
 ---@field clients? string[] The Lua clients that run for real (`{ "factClient" }`); the methods of the others fail unless mocked.
+---@field timeout? number How long `receive` and `finish` wait for effects, in real seconds (1 by default); with no effect running they fail at once.
 
 ---A store running a feature under a test clock, exhaustive by default: every state change and
 ---every received action must be asserted, and no effect may be left running at the end.

@@ -1,0 +1,214 @@
+-- Declared actions. A feature may list its actions and their fields:
+--
+--   actions = {
+--     increment = {},
+--     add = { title = "string", tags = "table?" },   -- `?`: the field may be left out
+--   },
+--
+-- Field types: "string", "number", "integer", "boolean", "table", "any". When a feature declares
+-- its actions, an action of another type, a missing or extra field, or a field of the wrong type
+-- is refused wherever an action enters it (the prompt, JSON input, tests, effects), with the
+-- nearest declared name as a suggestion. A composed feature's children are declared by its body:
+-- `{ type = "todos", id = 3, action = … }` is checked against the child's own declarations.
+-- A feature that declares nothing accepts any action.
+local base, host = ...
+local hooks, describe, isFeature = base.hooks, base.describe, base.isFeature
+
+local type, pairs, rawget, error, tostring = type, pairs, rawget, error, tostring
+local mathtype = math.type
+local sort, concat = table.sort, table.concat
+
+local FIELD_TYPES = { string = true, number = true, integer = true, boolean = true, table = true, any = true }
+local FIELD_TYPE_NAMES = "string, number, integer, boolean, table, any"
+
+-- The number of one-character edits from a to b.
+local function distance(a, b)
+  local n, m = #a, #b
+  local previous = {}
+  for j = 0, m do previous[j] = j end
+  for i = 1, n do
+    local current = { [0] = i }
+    local ca = a:sub(i, i)
+    for j = 1, m do
+      local cost = ca == b:sub(j, j) and 0 or 1
+      local best = previous[j] + 1
+      if current[j - 1] + 1 < best then best = current[j - 1] + 1 end
+      if previous[j - 1] + cost < best then best = previous[j - 1] + cost end
+      current[j] = best
+    end
+    previous = current
+  end
+  return previous[m]
+end
+
+--- " (did you mean \"x\"?)" for the name of `names` nearest to `name`, when one is near enough.
+local function suggestion(name, names)
+  local best, bestDistance = nil, nil
+  for _, candidate in ipairs(names) do
+    local d = distance(name:lower(), candidate:lower())
+    if bestDistance == nil or d < bestDistance then best, bestDistance = candidate, d end
+  end
+  if best ~= nil and bestDistance <= math.max(2, #name // 3) then
+    return " (did you mean " .. describe(best) .. "?)"
+  end
+  return ""
+end
+host.suggestion = suggestion
+hooks.suggestion = suggestion
+
+local function sortedKeys(t)
+  local keys = {}
+  for k in pairs(t) do keys[#keys + 1] = k end
+  sort(keys)
+  return keys
+end
+
+-- The children a body declares, by the action type that addresses them.
+local function childrenOf(feature)
+  local body = rawget(feature, "body")
+  if type(body) ~= "table" then return nil end
+  local children = {}
+  for i = 1, #body do
+    local e = body[i]
+    if e.kind ~= "reduce" and e.key ~= nil then children[e.key] = e end
+  end
+  return children
+end
+
+--- Reads a feature's `actions` when `lunar.feature` makes it: { [type] = { [field] = { type, optional } } }.
+function hooks.actions(feature, level)
+  local declared, name = feature.actions, feature.name
+  if declared == nil then return nil end
+  local shape = "like { increment = {}, add = { title = \"string\" } }"
+  if type(declared) ~= "table" or isFeature(declared) then
+    error("feature " .. name .. ": `actions` lists the feature's actions and their fields, " .. shape ..
+      ", got " .. describe(declared), level + 1)
+  end
+  local children = childrenOf(feature) or {}
+  local result = {}
+  for actionType, fields in pairs(declared) do
+    if type(actionType) ~= "string" or actionType == "" then
+      error("feature " .. name .. ": `actions` is keyed by action type, " .. shape .. ", got " .. describe(actionType),
+        level + 1)
+    end
+    if children[actionType] ~= nil then
+      error("feature " .. name .. ": actions." .. actionType .. " is the action of the child at state." .. actionType ..
+        "; its body declares it (leave it out of `actions`)", level + 1)
+    end
+    if type(fields) ~= "table" then
+      error("feature " .. name .. ": actions." .. actionType .. " lists its fields, like { title = \"string\" } " ..
+        "(`{}` for none), got " .. describe(fields), level + 1)
+    end
+    local spec = {}
+    for field, fieldType in pairs(fields) do
+      local where = "feature " .. name .. ": actions." .. actionType .. "." .. tostring(field)
+      if type(field) ~= "string" or field == "type" then
+        error("feature " .. name .. ": actions." .. actionType .. " names its fields by string (other than `type`), " ..
+          "got " .. describe(field), level + 1)
+      end
+      if type(fieldType) ~= "string" then
+        error(where .. " must be a type name (" .. FIELD_TYPE_NAMES .. ", with a `?` for an optional field), got " ..
+          describe(fieldType), level + 1)
+      end
+      local optional = fieldType:sub(-1) == "?"
+      local bare = optional and fieldType:sub(1, -2) or fieldType
+      if not FIELD_TYPES[bare] then
+        error(where .. ": unknown type " .. describe(fieldType) .. suggestion(bare, sortedKeys(FIELD_TYPES)) ..
+          "; types are " .. FIELD_TYPE_NAMES .. ", with a `?` for an optional field", level + 1)
+      end
+      spec[field] = { type = bare, optional = optional }
+    end
+    result[actionType] = spec
+  end
+  return result
+end
+
+local function typeName(value)
+  if mathtype(value) == "integer" then return "integer" end
+  return type(value)
+end
+
+local function fits(value, fieldType)
+  if fieldType == "any" then return true end
+  if fieldType == "integer" then return mathtype(value) == "integer" end
+  return type(value) == fieldType
+end
+
+local validate
+
+-- A wrapped child action: its `action` checked against the child (any destination of a stack).
+local function validateChild(feature, entry, action)
+  local sub = rawget(action, "action")
+  if type(sub) ~= "table" or type(rawget(sub, "type")) ~= "string" then
+    return nil -- NB: composition says what a wrapped action must look like.
+  end
+  if (entry.kind == "ifLet" or entry.kind == "stack") and rawget(sub, "type") == "dismiss" then return nil end
+  local problem
+  if entry.kind == "stack" then
+    for _, screen in ipairs(sortedKeys(entry.destinations)) do
+      problem = validate(entry.destinations[screen], sub)
+      if problem == nil then return nil end
+    end
+  else
+    problem = validate(entry.child, sub)
+  end
+  if problem == nil then return nil end
+  return "in the action for state." .. entry.key .. " of " .. feature.name .. ": " .. problem
+end
+
+--- The problem with `action` for `feature`, or nil when it is one of its declared actions (or
+--- the feature declares none).
+function validate(feature, action)
+  if type(action) ~= "table" or type(rawget(action, "type")) ~= "string" then
+    return "an action is a table with a string `type`, like { type = \"increment\" }, got " .. describe(action)
+  end
+  local actionType = rawget(action, "type")
+  local children = childrenOf(feature)
+  local entry = children and children[actionType]
+  if entry ~= nil then return validateChild(feature, entry, action) end
+  local declared = rawget(feature, "declaredActions")
+  if declared == nil then return nil end
+  local spec = declared[actionType]
+  if spec == nil then
+    local names = sortedKeys(declared)
+    for key in pairs(children or {}) do names[#names + 1] = key end
+    sort(names)
+    return "unknown action " .. describe(actionType) .. suggestion(actionType, names) .. "; " .. feature.name ..
+      "'s actions are " .. concat(names, ", ")
+  end
+  for field, value in pairs(action) do
+    if field ~= "type" and spec[field] == nil then
+      local fields = sortedKeys(spec)
+      return "action " .. describe(actionType) .. " has no field " .. describe(field) ..
+        (type(field) == "string" and suggestion(field, fields) or "") ..
+        (#fields == 0 and "; it has no fields" or ("; its fields are " .. concat(fields, ", ")))
+    end
+    local fieldSpec = spec[field]
+    if fieldSpec ~= nil and not fits(value, fieldSpec.type) then
+      return "action " .. describe(actionType) .. ": field " .. describe(field) .. " must be " ..
+        (fieldSpec.type == "integer" and "an integer" or ("a " .. fieldSpec.type)) .. ", got " .. typeName(value) ..
+        " " .. describe(value)
+    end
+  end
+  for _, field in ipairs(sortedKeys(spec)) do
+    if not spec[field].optional and rawget(action, field) == nil then
+      return "action " .. describe(actionType) .. " needs its field " .. describe(field) .. " (" ..
+        (spec[field].type == "integer" and "an integer" or ("a " .. spec[field].type)) .. ")"
+    end
+  end
+  return nil
+end
+
+host.validateAction = validate
+hooks.validateAction = validate
+
+--- The action types `feature` declares, its children's keys included; nil when it declares none.
+function host.declaredTypes(feature)
+  local declared = rawget(feature, "declaredActions")
+  if declared == nil then return nil end
+  local names = sortedKeys(declared)
+  for key in pairs(childrenOf(feature) or {}) do names[#names + 1] = key end
+  sort(names)
+  return names
+end
+hooks.declaredTypes = host.declaredTypes

@@ -2,6 +2,7 @@ import Foundation
 import LuaBridge
 import LuaFeatures
 import LunarDevtools
+import LunarHostSupport
 import LunarPlugins
 
 /// `lunar host --devtools`: a devtools page per plugin (its main session), switched between on the

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LuaBridge
 import LuaFeatures
+import LunarHostSupport
 import LunarPlugins
 
 /// `lunar check`: loads features without running them, for editors and CI.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LuaFeatures
+import LunarHostSupport
 
 /// `lunar list`: the features found and what they use.
 struct List: AsyncParsableCommand {

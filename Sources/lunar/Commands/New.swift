@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LuaFeatures
+import LunarHostSupport
 
 /// `lunar new NAME`: scaffolds a feature with a passing test.
 struct New: ParsableCommand {

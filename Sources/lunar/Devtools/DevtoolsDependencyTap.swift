@@ -1,6 +1,7 @@
 import LuaBridge
 import LuaFeatures
 import LunarDevtools
+import LunarHostSupport
 
 /// Dependencies that tell the devtools page each call and its result while a page is connected, so
 /// an exported session replays (and becomes a test) with the answers it got.

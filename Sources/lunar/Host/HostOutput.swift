@@ -1,6 +1,7 @@
 import Foundation
 import LuaBridge
 import LuaFeatures
+import LunarHostSupport
 import LunarPlugins
 
 /// How `lunar host` shows what happens to its plugins: their lifecycle, their list, and (through

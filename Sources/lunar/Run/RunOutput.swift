@@ -2,6 +2,7 @@ import CustomDump
 import Foundation
 import LuaBridge
 import LuaFeatures
+import LunarHostSupport
 
 /// How a run shows what happens: JSON events, one per line, or text for a person at a terminal.
 @MainActor

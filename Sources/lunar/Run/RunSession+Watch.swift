@@ -1,6 +1,7 @@
 import Foundation
 import LuaBridge
 import LuaFeatures
+import LunarHostSupport
 
 extension RunSession {
   /// `--watch`: reloads the feature when its files change, and shows each reload.

@@ -2,11 +2,11 @@ import ArgumentParser
 import Foundation
 
 /// When lunar colours its output: `auto` (at a terminal, unless `NO_COLOR` is set), `always`, `never`.
-enum ColorChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
+public enum ColorChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
   case auto, always, never
 
   /// The choice of this run (`--color`); `auto` until a command reads its options.
-  static var current: ColorChoice {
+  public static var current: ColorChoice {
     get { setting.withLock { $0 } }
     set { setting.withLock { $0 = newValue } }
   }
@@ -14,7 +14,7 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
   private static let setting = Locked(ColorChoice.auto)
 
   /// Whether output to `descriptor` is coloured.
-  func colors(for descriptor: Int32) -> Bool {
+  public func colors(for descriptor: Int32) -> Bool {
     switch self {
     case .always: return true
     case .never: return false
@@ -32,29 +32,31 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
 /// lunar test examples --color always | less -R
 /// NO_COLOR=1 lunar run examples/counter        # no colour, as with --color never
 /// ```
-struct ColorOptions: ParsableArguments {
+public struct ColorOptions: ParsableArguments {
+  public init() {}
+
   @Option(help: ArgumentHelp(
     "When to colour the output: auto (at a terminal, unless NO_COLOR is set), always or never.",
     valueName: "when"))
-  var color: ColorChoice = .auto
+  public var color: ColorChoice = .auto
 
   // NB: the choice applies to the whole run, and is read wherever output is written: it is set as
   //     soon as the options are read, before any command prints.
-  func validate() throws {
+  public func validate() throws {
     ColorChoice.current = color
   }
 }
 
 /// A value behind a lock, for the few settings a whole run shares.
-final class Locked<Value: Sendable>: @unchecked Sendable {
+public final class Locked<Value: Sendable>: @unchecked Sendable {
   private let lock = NSLock()
   private var value: Value
 
-  init(_ value: Value) {
+  public init(_ value: Value) {
     self.value = value
   }
 
-  func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+  public func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
     lock.lock()
     defer { lock.unlock() }
     return body(&value)

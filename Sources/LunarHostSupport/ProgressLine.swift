@@ -17,18 +17,18 @@ import Foundation
 ///
 /// > Important: Call ``finish()`` before printing the command's result, or the result is written
 /// > after the progress text on the same line.
-final class ProgressLine {
-  let title: String
-  let total: Int?
-  let unit: String
+public final class ProgressLine {
+  public let title: String
+  public let total: Int?
+  public let unit: String
   /// Whether anything is drawn: by default, when standard error is a terminal.
-  let isShown: Bool
+  public let isShown: Bool
   private var lastDraw: ContinuousClock.Instant?
   private var drawn = false
   /// How often the line is redrawn at most.
-  static let interval: Duration = .milliseconds(100)
+  public static let interval: Duration = .milliseconds(100)
 
-  init(_ title: String, total: Int? = nil, unit: String = "", shown: Bool? = nil) {
+  public init(_ title: String, total: Int? = nil, unit: String = "", shown: Bool? = nil) {
     self.title = title
     self.total = total
     self.unit = unit
@@ -36,7 +36,7 @@ final class ProgressLine {
   }
 
   /// Notes that `done` items are done; redraws when the last draw is old enough (or it is the last).
-  func update(_ done: Int) {
+  public func update(_ done: Int) {
     guard isShown else { return }
     let now = ContinuousClock.now
     if let lastDraw, now - lastDraw < Self.interval, done != total { return }
@@ -45,14 +45,14 @@ final class ProgressLine {
   }
 
   /// The line as it reads for `done` items.
-  func text(_ done: Int) -> String {
+  public func text(_ done: Int) -> String {
     let unit = self.unit.isEmpty ? "" : " \(self.unit)"
     guard let total, total > 0 else { return "\(title) \(done)\(unit)" }
     return "\(title) \(done)/\(total)\(unit) (\(done * 100 / total)%)"
   }
 
   /// Erases the line, leaving the terminal as it was.
-  func finish() {
+  public func finish() {
     guard isShown, drawn else { return }
     FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
     drawn = false

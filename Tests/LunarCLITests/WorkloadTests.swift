@@ -28,7 +28,7 @@ struct WorkloadTests {
     #expect(try await run([workload, "20"]) == 0)
   }
 
-  @Test(arguments: ["increment", "twoWrites", "nested", "toggleRow", "toggleRow10", "addRemove", "effect"])
+  @Test(arguments: ["increment", "twoWrites", "nested", "toggleRow", "toggleRow10", "addRemove", "addRemove10", "effect"])
   func everyActionOfTheMixRunsOnLunarAndReduxStyle(_ action: String) async throws {
     // NB: an odd count: each side checks at the end that its state is what the actions make.
     #expect(try await run(["lunar-\(action)", "21"]) == 0)

@@ -11,7 +11,7 @@ extension MixWorkload {
     case .nested: ["type": "setCity", "city": "Lyon"]
     case .toggleRow, .toggleRow10, .toggleRow10000:
       ["type": "todos", "id": .integer(Int64(rows / 2)), "action": ["type": "toggle"]]
-    case .addRemove:
+    case .addRemove, .addRemove10:
       i % 2 == 1 ? ["type": "add", "title": "milk"] : ["type": "remove", "id": .integer(Int64(rows + i / 2))]
     case .effect: ["type": "factTapped"]
     }
@@ -40,7 +40,7 @@ extension MixWorkload {
   /// cancelling each effect's task at once.
   @MainActor
   public func send(times: Int, to store: Store<LuaState, LuaValue>) {
-    if self == .addRemove {
+    if kind == "addRemove" {
       for i in 1...times { store.send(action(i)).cancel() }
     } else {
       let action = action(1)
@@ -68,7 +68,7 @@ extension MixWorkload {
     case .nested: ok = state["profile"]["address"]["city"] == "Lyon"
     case .toggleRow, .toggleRow10, .toggleRow10000:
       ok = todos.count == rows && todos[rows / 2 - 1]["done"] == .boolean(odd)
-    case .addRemove:
+    case .addRemove, .addRemove10:
       ok = todos.count == rows + (odd ? 1 : 0) && state["nextId"] == .integer(Int64(rows + (times + 1) / 2))
     case .effect: ok = state["loading"] == true && state["fact"] == nil
     }

@@ -20,6 +20,8 @@ public enum MixWorkload: String, CaseIterable, Sendable {
   case toggleRow10000
   /// Adding a row to a 1,000-row list, then removing it, in turns.
   case addRemove
+  /// The same in a 10-row list.
+  case addRemove10
   /// The counter's fact button: two writes and an `fx.run` effect (its task cancelled at once).
   case effect
 
@@ -33,6 +35,7 @@ public enum MixWorkload: String, CaseIterable, Sendable {
     case .toggleRow10: "toggle a row, forEach of 10"
     case .toggleRow10000: "toggle a row, forEach of 10,000"
     case .addRemove: "add a row, remove it (1,000 rows)"
+    case .addRemove10: "add a row, remove it (10 rows)"
     case .effect: "two writes + fx.run effect"
     }
   }
@@ -40,7 +43,7 @@ public enum MixWorkload: String, CaseIterable, Sendable {
   /// The rows of the list in the state the workload starts from.
   public var rows: Int {
     switch self {
-    case .toggleRow10: 10
+    case .toggleRow10, .addRemove10: 10
     case .toggleRow10000: 10_000
     default: 1_000
     }
@@ -50,6 +53,7 @@ public enum MixWorkload: String, CaseIterable, Sendable {
   var kind: String {
     switch self {
     case .toggleRow, .toggleRow10, .toggleRow10000: "toggleRow"
+    case .addRemove, .addRemove10: "addRemove"
     default: rawValue
     }
   }

@@ -40,6 +40,13 @@ let package = Package(
       pkgConfig: "lua5.4",
       providers: [.apt(["liblua5.4-dev"]), .brew(["lua"])]
     ),
+    // The prompt's line editing and history (lunar run and lunar host at a terminal). macOS ships
+    // libedit with the system; Debian's is libedit-dev (scripts/bootstrap installs it).
+    .systemLibrary(
+      name: "CEditLine",
+      pkgConfig: "libedit",
+      providers: [.apt(["libedit-dev"]), .brew(["libedit"])]
+    ),
     .target(
       name: "CLuaShim",
       dependencies: ["CLua"]
@@ -210,6 +217,7 @@ let package = Package(
         "Composable",
         "LuaBridge",
         "LunarHostSupport",
+        "CEditLine",
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "DequeModule", package: "swift-collections"),
@@ -270,7 +278,7 @@ let package = Package(
     .testTarget(
       name: "LunarCLITests",
       dependencies: ["lunar", "lunar-embed", "lunar-bench", "lunar-workload"],
-      exclude: ["Hostile", "Fixtures"]
+      exclude: ["Hostile", "Fixtures", "PTY"]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -114,7 +114,9 @@ struct Run: AsyncParsableCommand {
       feature = try host.load(location)
     } catch {
       output.error(error.pointingAtScript(location))
-      throw ExitCode(1)
+      // NB: with --watch, a feature broken at start is one being written: wait for it.
+      guard watch, let fixed = await BrokenFeatureWait.load(location, host: host, output: output) else { throw ExitCode(1) }
+      feature = fixed
     }
     let session = try RunSession(
       host: host, feature: feature, output: output, keepGoing: keepGoing, recorder: recorder, historyLimit: history,
@@ -124,33 +126,24 @@ struct Run: AsyncParsableCommand {
       feature: location.script.path, seed: seed, clients: Recorder.clients(of: feature), state: session.store.state,
       storage: Recorder.storageContents(at: HostDependencies.storageFile(for: location.root))
     )
+    // NB: opened before anything is printed, so that all output goes above the line being typed.
+    let prompt = scripted ? nil : Prompt.start(prompt: "> ", historyFile: PromptHistory.file(for: location.root))
     session.start()
     if watch { session.startWatching() }
-    let server = try await serveDevtools(session, feature: location.script.path, tap: tap)
-    defer { if let server { Task { await server.stop() } } }
-    if !scripted { prompt() }
-    for await input in StandardInput.lines() {
-      guard case let .text(line) = input else {
-        if case let .tooLong(length) = input, !session.skipLongLine(length: length) { break }
-        continue
-      }
-      // NB: `:wait` lets a script wait for running effects (a load) before its next action.
-      if line.trimmingCharacters(in: .whitespaces) == ":wait" {
-        let stillRunning = await session.settle(timeout: .seconds(timeout))
-        if stillRunning > 0 { output.note("\(stillRunning) effect(s) still running after \(timeout)s") }
-        if !scripted { prompt() }
-        continue
-      }
-      guard session.handle(line) else { break }
-      if !scripted {
-        // NB: Give effects a moment so that what they do shows before the next prompt.
-        _ = await session.settle(timeout: .milliseconds(50))
-        prompt()
-      }
+    let server: DevtoolsServer?
+    do {
+      server = try await serveDevtools(session, feature: location.script.path, tap: tap)
+    } catch {
+      prompt?.close()
+      throw error
     }
-    let stillRunning = await session.settle(timeout: .seconds(timeout))
-    if stillRunning > 0 {
-      output.note("\(stillRunning) effect(s) still running after \(timeout)s; stopping")
+    defer { if let server { Task { await server.stop() } } }
+    let stillRunning: Int
+    if let prompt {
+      stillRunning = await session.serve(prompt.lines, scripted: false, printsPrompt: false, timeout: timeout)
+      prompt.close()
+    } else {
+      stillRunning = await session.serve(StandardInput.lines(), scripted: scripted, printsPrompt: !scripted, timeout: timeout)
     }
     recorder?.end(running: stillRunning)
     if session.hadErrors { throw ExitCode(1) }
@@ -169,10 +162,5 @@ struct Run: AsyncParsableCommand {
     } catch {
       throw ValidationError("\(error)")
     }
-  }
-
-  private func prompt() {
-    print("> ", terminator: "")
-    flushStandardOutput()
   }
 }

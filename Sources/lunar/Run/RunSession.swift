@@ -30,6 +30,10 @@ final class RunSession {
   /// How many input actions were sent in all (`:history` numbers them from the first).
   private(set) var sentCount = 0
   private var running = 0
+  /// The effects of input actions still running, by the number of their action: `:quit` cancels them.
+  private var tasks: [Int: StoreTask] = [:]
+  /// Whether `:quit` was typed: the session ends without waiting for its effects.
+  private(set) var quitRequested = false
   /// How many actions effects have sent so far.
   private(set) var effectActions = 0
   private var nextSource = "effect"
@@ -161,13 +165,28 @@ final class RunSession {
     render(state)
   }
 
+  /// How many effects run now (the store's count includes effects of actions effects sent).
+  var effectsRunning: Int { max(running, store.effectsInFlight) }
+
+  /// Cancels every running effect (and those of the actions they sent); returns how many input
+  /// actions had effects running.
+  func cancelEffects() -> Int {
+    let cancelled = tasks.count
+    for task in tasks.values { task.cancel() }
+    tasks.removeAll()
+    return cancelled
+  }
+
   private func track(_ task: StoreTask, for action: LuaValue) {
     running += 1
+    let id = sentCount
+    tasks[id] = task
     output.effect("started", for: action, running: running)
     let inspected = inspector?.effectsStarted(by: action)
     Task { @MainActor [weak self] in
       await task.finish()
       guard let self else { return }
+      self.tasks[id] = nil
       self.running -= 1
       self.output.effect("finished", for: action, running: self.running)
       if let inspected { self.inspector?.effectsEnded(inspected, cancelled: task.isCancelled) }
@@ -221,6 +240,7 @@ final class RunSession {
   private func command(_ text: String) -> Bool {
     switch text.split(separator: " ").first.map(String.init) ?? text {
     case ":q", ":quit", ":exit":
+      quitRequested = true
       return false
     case ":state":
       output.note(String(customDumping: store.state))
@@ -257,7 +277,7 @@ final class RunSession {
     Commands:
       :state     the whole state          :view      the feature's view
       :history   the actions sent         :deps      the dependencies it can use
-      :help      this text                :quit      leave (or ctrl-D)
+      :help      this text                :quit      leave at once, cancelling running effects (or ctrl-D)
       :wait      wait for running effects (at most --timeout seconds), then go on
     """
 }

@@ -12,3 +12,8 @@
 func flushStandardOutput() {
   fflush(stdout)
 }
+
+/// Makes standard output write each line as it ends, whatever it is connected to (a pipe too).
+func lineBufferStandardOutput() {
+  setvbuf(stdout, nil, _IOLBF, 0)
+}

@@ -11,12 +11,12 @@ struct HostShellTests {
       ["host", HostCommandTests.plugins.path],
       input: "increment\n:use greeter\ngreet name=Ada\n:view counter\n:plugins\n:quit\n",
       environment: ["XDG_DATA_HOME": data.path])
-    let lines = output.stdout.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n").map(String.init)
+    let lines = output.terminalLines
 
     #expect(lines.contains { $0.hasPrefix("✔ greeter 1.2.0  Greeter  asks for http (example.com), storage") }, "\(output)")
     #expect(lines.contains { $0.hasSuffix("[counter] → {type = \"increment\"}") }, "\(output)")
     #expect(lines.contains { $0.hasSuffix("[greeter] → {name = \"Ada\", type = \"greet\"}") }, "\(output)")
-    #expect(lines.contains { $0.hasSuffix("greeter> count: 1") }, ":view counter\n\(output)")
+    #expect(lines.contains("count: 1"), ":view counter\n\(output)")
     let header = try #require(lines.last { $0.contains("plugin   status   version  grants") }, "\(output)")
     #expect(header.contains("actions  p50"))
     #expect(lines.contains { $0.hasPrefix("counter  running  0.0.0    nothing") && $0.contains("  1  ") }, "\(output)")
@@ -33,7 +33,7 @@ struct HostExamplesShellTests {
       ["host", "examples"],
       input: ":use dogs\n{ type = \"dogs\", action = { type = \"onAppear\" } }\n:wait\n:plugins\n:quit\n",
       environment: ["XDG_DATA_HOME": data.path])
-    let lines = output.stdout.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n").map(String.init)
+    let lines = output.terminalLines
 
     #expect(lines.contains { $0.hasPrefix("✔ dogs 1.0.0  App  asks for http (dog.ceo)") }, "\(output)")
     #expect(lines.contains { $0.hasPrefix("dogs     running  1.0.0    http (dog.ceo)") }, "\(output)")

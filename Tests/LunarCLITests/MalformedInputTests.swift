@@ -17,7 +17,7 @@ import Testing
   @Test(arguments: 0..<malformed.count)
   func aMalformedLineIsAnErrorEventAndStopsTheRunWithExit1(_ index: Int) async throws {
     let (name, line, message) = Self.malformed[index]
-    let output = try await Lunar.run(["run", "examples/counter"], input: line + Data("\nincrement\n".utf8))
+    let output = try await Lunar.run(["run", "examples/counter", "--time-limit", "60"], input: line + Data("\nincrement\n".utf8))
 
     #expect(output.status == 1, "\(name): \(output)")
     let events = output.events

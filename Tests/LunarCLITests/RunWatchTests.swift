@@ -39,6 +39,27 @@ struct RunWatchTests {
     #expect(conversation.finish() == 0)
   }
 
+  @Test func aScriptBrokenAtStartIsWaitedForAndServesOnceFixed() async throws {
+    let folder = try Self.copyOfCounter()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let script = folder.appendingPathComponent("feature.lua")
+    let original = try String(contentsOf: script, encoding: .utf8)
+    try (original + "\nthis is not Lua\n").write(to: script, atomically: false, encoding: .utf8)
+    let conversation = try await Conversation(["run", folder.path, "--watch", "--json"])
+
+    let error = await conversation.next("error")
+    #expect(error?.string("kind") == "load", "\(String(describing: error))")
+    #expect(error?.string("file") == "feature.lua")
+    let note = await conversation.next("note")
+    #expect(note?.string("message")?.hasPrefix("waiting for a fix: saving feature.lua") == true, "\(String(describing: note))")
+
+    try original.write(to: script, atomically: false, encoding: .utf8)
+    #expect(await conversation.next("ready", timeout: 20) != nil)
+    try conversation.send("increment")
+    #expect(await conversation.next("state")?.state?["count"] as? Int == 1)
+    #expect(conversation.finish() == 0)
+  }
+
   /// A copy of `examples/counter` in a temporary folder.
   static func copyOfCounter() throws -> URL {
     let folder = FileManager.default.temporaryDirectory

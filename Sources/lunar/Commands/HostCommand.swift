@@ -21,7 +21,8 @@ struct HostCommand: AsyncParsableCommand {
       At a terminal, a shell: :plugins lists the plugins (status, version, grants, actions, time \
       per action, effects, memory, errors), :use NAME picks the one your actions go to, and \
       actions are typed as in lunar run (increment, add title=milk, { type = "x" }). :help lists \
-      the commands.
+      the commands. The prompt edits lines and keeps their history as lunar run's does (one \
+      history per plugins folder), and :quit or ctrl-D leaves at once.
 
       With --json, or when standard input is not a terminal, each input line is a JSON object:
         {"plugin": "counter", "action": {"type": "increment"}}
@@ -128,31 +129,56 @@ struct HostCommand: AsyncParsableCommand {
     let session = HostSession(host: host, folder: root, output: output, scripted: scripted)
     let server = try await serveDevtools(session)
     defer { if let server { Task { await server.stop() } } }
+    // NB: opened before the plugins load, so that all they print goes above the line being typed.
+    let prompt = scripted ? nil : Prompt.start(prompt: "> ", historyFile: PromptHistory.file(for: root))
     session.start()
     if watch { session.watch = host.watch(root) }
     if !scripted {
       output.list(host.all)
       output.note("type an action for the plugin in use, :use NAME to switch, :help for commands")
-      prompt(session)
     }
-    for await input in StandardInput.lines() {
+    let left: Bool
+    if let prompt {
+      prompt.setPrompt(Self.prompt(session))
+      left = await serve(session, lines: prompt.lines, prompt: prompt)
+    } else {
+      left = await serve(session, lines: StandardInput.lines(), prompt: nil)
+    }
+    // NB: a person leaving (:quit, ctrl-D) does not wait for effects: they end with the process.
+    if !left {
+      let stillRunning = await session.settle(timeout: .seconds(timeout))
+      if stillRunning > 0 { output.note("\(stillRunning) effect(s) still running after \(timeout)s; stopping") }
+    }
+    session.watch?.cancel()
+    prompt?.close()
+    if session.hadErrors { throw ExitCode(1) }
+  }
+
+  /// Feeds the session lines until they end or `:quit`; returns whether a person left (`:quit`, or
+  /// the end of input at a terminal).
+  @MainActor
+  private func serve(
+    _ session: HostSession, lines: some AsyncSequence<StandardInput.Line, Never>, prompt: Prompt?
+  ) async -> Bool {
+    let scripted = session.scripted
+    let printsPrompt = !scripted && prompt == nil
+    if printsPrompt { printPrompt(session) }
+    for await input in lines {
       guard case let .text(line) = input else {
         if case let .tooLong(length) = input {
           session.inputError("a line of \(length) bytes is longer than an input line may be; it was skipped", line: "")
         }
         continue
       }
-      guard await session.handle(line) else { break }
-      if !scripted {
+      guard await session.handle(line) else { return true }
+      prompt?.setPrompt(Self.prompt(session))
+      if printsPrompt {
         // NB: Give effects a moment so that what they do shows before the next prompt.
         _ = await session.settle(timeout: .milliseconds(50))
-        prompt(session)
+        printPrompt(session)
       }
     }
-    let stillRunning = await session.settle(timeout: .seconds(timeout))
-    if stillRunning > 0 { output.note("\(stillRunning) effect(s) still running after \(timeout)s; stopping") }
-    session.watch?.cancel()
-    if session.hadErrors { throw ExitCode(1) }
+    return !scripted
   }
 
   /// Serves the plugins' devtools pages when `--devtools` asks for it, saying where on standard error.
@@ -177,9 +203,15 @@ struct HostCommand: AsyncParsableCommand {
     PluginHost.defaultDataFolder.appendingPathComponent(plugin).appendingPathComponent("storage.json")
   }
 
+  /// The shell's prompt: the plugin in use, then `> `.
   @MainActor
-  private func prompt(_ session: HostSession) {
-    print("\(session.current ?? "")> ", terminator: "")
+  private static func prompt(_ session: HostSession) -> String {
+    "\(session.current ?? "")> "
+  }
+
+  @MainActor
+  private func printPrompt(_ session: HostSession) {
+    print(Self.prompt(session), terminator: "")
     flushStandardOutput()
   }
 }

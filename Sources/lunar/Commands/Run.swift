@@ -26,12 +26,19 @@ struct Run: AsyncParsableCommand {
       You see the action, the state's diff, effects starting and finishing, and errors with \
       file:line. :help lists the commands (:state, :history, :deps, :wait, :quit …).
 
+      The prompt edits the line as a shell does (arrows, ctrl-A/E/K/W, ctrl-L clears the screen; \
+      ~/.editrc applies) and keeps a history per feature folder, in your home: up and down recall \
+      earlier lines, across runs too. It is kept in $XDG_STATE_HOME/lunar/history/ \
+      (~/.local/state/lunar/history/), in a file named after the folder's path with each / as %. \
+      What effects print while you type shows above the line, which is drawn again below it. \
+      :quit or ctrl-D leaves at once, cancelling the effects still running.
+
       With --json, or when standard input is not a terminal, each input line is an action in any \
       of these forms, and every event is one JSON object per line on standard output:
         {"event":"action",…} {"event":"state","state":…} {"event":"effect",…}
         {"event":"error","message":…,"file":…,"line":…} {"event":"warning","message":…}
       At the end of input, lunar waits for running effects (at most --timeout seconds) and exits \
-      0, or 1 if an error occurred. Without --keep-going it stops at the first error. A value \
+      0, or 1 if an error occurred; a :quit line leaves at once, cancelling them. Without --keep-going it stops at the first error. A value \
       JSON cannot hold (NaN, text that is not UTF-8) is an error event of kind "output", and the \
       run goes on.
 
@@ -41,6 +48,8 @@ struct Run: AsyncParsableCommand {
       load is reported with file:line and the running one keeps serving:
         {"event":"reload","ok":true,"ms":4.2,"files":["feature.lua"]}
         {"event":"reload","ok":false,"kind":"load","message":…,"file":"feature.lua","line":12}
+      A feature that does not load when --watch starts is reported, and waited for: saving a Lua \
+      file of its folder tries again, and the run starts once it loads.
 
       Examples:
         lunar run examples/counter

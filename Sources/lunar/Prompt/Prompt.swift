@@ -171,7 +171,7 @@ final class Prompt: @unchecked Sendable {
   private func show(_ output: [UInt8], on editor: LineEditor?) -> [UInt8] {
     guard let last = output.lastIndex(of: UInt8(ascii: "\n")) else { return output }
     editor?.hide()
-    LineEditor.write(capture.terminal, Self.terminalLines(output[...last]))
+    LineEditor.write(capture.terminal, terminalLines(output[...last]))
     editor?.show()
     return Array(output[(last + 1)...])
   }
@@ -180,14 +180,21 @@ final class Prompt: @unchecked Sendable {
     var rest = partial + capture.drain()
     if let last = rest.last, last != UInt8(ascii: "\n") { rest.append(UInt8(ascii: "\n")) }
     if hiding { editor.hide() }
-    LineEditor.write(capture.terminal, Self.terminalLines(rest[...]))
+    LineEditor.write(capture.terminal, terminalLines(rest[...]))
     editor.close()
     continuation.finish()
     stopped.signal()
   }
 
-  /// `text` with each newline made a carriage return and a newline, as a raw terminal needs.
-  private static func terminalLines(_ text: ArraySlice<UInt8>) -> [UInt8] {
+  /// `text` with each newline made a carriage return and a newline, when the terminal does not
+  /// do it itself (in raw mode, it may not).
+  private func terminalLines(_ text: ArraySlice<UInt8>) -> [UInt8] {
+    var settings = termios()
+    if tcgetattr(capture.terminal, &settings) == 0,
+      settings.c_oflag & tcflag_t(OPOST) != 0, settings.c_oflag & tcflag_t(ONLCR) != 0
+    {
+      return Array(text)
+    }
     var lines: [UInt8] = []
     lines.reserveCapacity(text.count + text.count / 16)
     var previous: UInt8 = 0

@@ -11,7 +11,7 @@ enum BrokenFeatureWait {
     let files = watchedFiles(location)
     let watcher = FileWatcher(files: files)
     defer { watcher.stop() }
-    output.note("waiting for a fix: saving \(names(files, root: location.root)) loads the feature again (ctrl-C stops)")
+    output.note("waiting for a fix: saving \(location.script.lastPathComponent) or another Lua file of its folder loads it again (ctrl-C stops)")
     for await _ in watcher.changes {
       do {
         return try host.load(location)
@@ -40,11 +40,5 @@ enum BrokenFeatureWait {
       if !files.contains(file) { files.append(file) }
     }
     return files
-  }
-
-  private static func names(_ files: [URL], root: URL) -> String {
-    let prefix = root.standardizedFileURL.path + "/"
-    let names = files.prefix(3).map { $0.path.hasPrefix(prefix) ? String($0.path.dropFirst(prefix.count)) : $0.lastPathComponent }
-    return names.joined(separator: ", ") + (files.count > 3 ? " or another of its \(files.count) Lua files" : "")
   }
 }

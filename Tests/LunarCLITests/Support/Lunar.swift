@@ -19,6 +19,15 @@ enum Lunar {
       stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty }
     }
 
+    /// Standard output's lines as a terminal shows them: a carriage return starts its line over,
+    /// and escape sequences (the prompt erasing itself before output) are left out.
+    var terminalLines: [String] {
+      stdout.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n").map { line in
+        let plain = line.replacing(/\u{1B}\[[0-9;?]*[A-Za-z]/, with: "")
+        return String(plain.split(separator: "\r").last ?? "")
+      }
+    }
+
     /// Standard output's lines read as JSON objects (lines that are not JSON objects are skipped).
     var events: [Event] { lines.compactMap(Event.init(line:)) }
 
@@ -65,6 +74,11 @@ enum Lunar {
     timeout: Double = 60
   ) async throws -> Output {
     let binary = try await binary()
+    var environment = environment
+    // NB: the prompt's history goes to a folder of the tests, not to the user's home.
+    if environment["XDG_STATE_HOME"] == nil {
+      environment["XDG_STATE_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("lunar-cli-tests-state").path
+    }
     let variables = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
     let quote = { (text: String) in "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }
     var command = ((variables.isEmpty ? [] : ["/usr/bin/env"] + variables) + [binary.path] + arguments).map(quote)

@@ -13,8 +13,16 @@ public struct Terminal: Sendable {
   public static var standardOutput: Terminal { Terminal(colors: ColorChoice.current.colors(for: STDOUT_FILENO)) }
   public static var standardError: Terminal { Terminal(colors: ColorChoice.current.colors(for: STDERR_FILENO)) }
 
-  /// Whether `descriptor` is a terminal (and not a pipe or a file).
-  public static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) != 0 }
+  /// Whether `descriptor` is a terminal (and not a pipe or a file), or stands for one (see
+  /// ``capturedTerminals``).
+  public static func isTerminal(_ descriptor: Int32) -> Bool {
+    isatty(descriptor) != 0 || capturedTerminals.withLock { $0.contains(descriptor) }
+  }
+
+  /// Descriptors that were a terminal and are sent into a pipe that ends at that terminal (the
+  /// prompt does so with standard output, to print what the host writes above the line being
+  /// typed): they still count as a terminal, for colours and progress lines.
+  public static let capturedTerminals = Locked(Set<Int32>())
 
   public func paint(_ text: String, _ code: String) -> String {
     colors ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text

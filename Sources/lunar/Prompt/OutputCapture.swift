@@ -1,4 +1,5 @@
 import Foundation
+import LunarHostSupport
 
 /// Standard output (and standard error, when it is the same terminal) sent into a pipe, so that
 /// the prompt can print what the host writes above the line being typed instead of into it.
@@ -24,6 +25,8 @@ final class OutputCapture: @unchecked Sendable {
     terminal = dup(STDOUT_FILENO)
     pipe = ends[0]
     savedError = Self.sameTerminal(STDERR_FILENO, STDOUT_FILENO) ? dup(STDERR_FILENO) : nil
+    // NB: colours and progress lines go on as at the terminal, which the pipe leads to.
+    Terminal.capturedTerminals.withLock { $0.formUnion(savedError == nil ? [STDOUT_FILENO] : [STDOUT_FILENO, STDERR_FILENO]) }
     dup2(ends[1], STDOUT_FILENO)
     if savedError != nil { dup2(ends[1], STDERR_FILENO) }
     close(ends[1])
@@ -45,6 +48,7 @@ final class OutputCapture: @unchecked Sendable {
     }
     close(terminal)
     close(pipe)
+    Terminal.capturedTerminals.withLock { $0.subtract([STDOUT_FILENO, STDERR_FILENO]) }
   }
 
   /// What the pipe holds now, and what follows within `pause` milliseconds of the previous write

@@ -37,9 +37,6 @@ final class Prompt: @unchecked Sendable {
   /// - Parameter historyFile: Where the lines typed are kept between runs (see ``PromptHistory``).
   static func start(prompt: String, historyFile: URL?) -> Prompt? {
     guard isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 else { return nil }
-    // NB: whether to colour depends on what standard output is: decide while it is the terminal.
-    _ = Terminal.standardOutput
-    _ = Terminal.standardError
     // NB: libedit reads and draws characters in the locale's encoding, which Swift never sets.
     setlocale(LC_CTYPE, "")
     var ends: [Int32] = [0, 0]

@@ -51,6 +51,12 @@ let package = Package(
       name: "CLuaShim",
       dependencies: ["CLua"]
     ),
+    // The reducer transaction's C half (state proxies, journal, the reducer call): LuaFeatures'
+    // own, on the generic binding's C extension entry.
+    .target(
+      name: "CLuaTransaction",
+      dependencies: ["CLua", "CLuaShim"]
+    ),
     .target(
       name: "LuaBridge",
       dependencies: ["CLua", "CLuaShim"],
@@ -122,6 +128,8 @@ let package = Package(
     .target(
       name: "LuaFeatures",
       dependencies: [
+        "CLua",
+        "CLuaTransaction",
         "Composable",
         "ComposableTesting",
         "LuaBridge",
@@ -179,6 +187,12 @@ let package = Package(
       dependencies: ["LuaFeatures", "Composable", "LuaBridge", "CLua"],
       exclude: ["Lua"],
       plugins: ["EmbedLua"]
+    ),
+    // The reducer transaction's workloads (instructions per action, memory per row, reload time),
+    // run by scripts/transaction-figures.
+    .executableTarget(
+      name: "lunar-transaction-workload",
+      dependencies: ["LuaFeatures", "Composable", "LuaBridge"]
     ),
     .executableTarget(
       name: "lunar-workload",
@@ -247,7 +261,7 @@ let package = Package(
         .product(name: "Dependencies", package: "swift-dependencies"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ],
-      exclude: ["Fixtures"]
+      exclude: ["Fixtures", "Hostile"]
     ),
     .testTarget(
       name: "LunarPluginsTests",

@@ -106,7 +106,7 @@ static inline void lunar_ensure_hook_of(lunar_host *h, lua_State *L) {
 /* The message handler used by lunar_call. */
 int lunar_msgh(lua_State *L);
 
-/* ---- the host's calls into Lua (lunar_call, lunar_call_refs_integer, lunar_reduce) ---- */
+/* ---- the host's calls into Lua (lunar_call, lunar_call_refs_integer, lunar_call_c) ---- */
 
 /* Makes room for `slots` values and returns the message handler's index: 1 on the main thread,
    where it stays (see lunar_install_handler), or a fresh one pushed on a coroutine; 0 when there
@@ -143,12 +143,6 @@ typedef struct lunar_reader {
   const unsigned char *end;
 } lunar_reader;
 void lunar_decode_value(lua_State *L, lunar_reader *r, int depth);
-
-/* What lunar_reduce passes its bound reducer (as a light userdata in place of the action). */
-typedef struct lunar_reduce_job {
-  lunar_reader action; /* the action, as a push program of one value */
-  lunar_reduced *out;  /* what the call did, filled by the bound reducer */
-} lunar_reduce_job;
 
 int lunar_trampoline(lua_State *L);
 

@@ -148,45 +148,18 @@ int lunar_newtable(lua_State *L);
    `context` (it calls `release` when the function is collected); on failure the caller still does. */
 int lunar_pushhostfunction(lua_State *L, void *context);
 
-/* ---- the reducer call's hot path (journal.c, proxies.c, reduce.c) ---- */
+/* ---- C extensions: another target's own C code, run inside the host's calls ---- */
 
-/* Pushes a table of C functions for LuaFeatures' prelude: `state` (the call's shared scalars),
-   `methods` and `proxyMaker` (the state proxies), `reducer` and `bind` (the reducer call),
-   `rootReal`, the budget switches `untimed`, `timed` and `user`, and composition's checks
-   `isAction` and `hasID`. Protected; leaves the table (or the error). */
-int lunar_push_journal_library(lua_State *L);
-
-/* What lunar_reduce found in a reducer call's results. */
-enum {
-  LUNAR_REDUCED_NOTHING = 0, /* no write, no effect; no results */
-  LUNAR_REDUCED_ROOT_FIELD,  /* one scalar written to a string key of the root, no effect */
-  LUNAR_REDUCED_FIELD,       /* the same at a nested path: the path (an array of keys) is the result */
-  LUNAR_REDUCED_OTHER        /* anything else: the prelude's results, for the general path */
-};
-
-typedef struct lunar_reduced {
-  int kind;                  /* LUNAR_REDUCED_* */
-  int count;                 /* results left on the stack (the caller pops them) */
-  int same_field;            /* for the *_FIELD kinds: the same field (path and key) as this bound
-                                reducer's last such outcome */
-  const char *key;           /* for the *_FIELD kinds: the key, valid while the results are */
-  size_t key_length;
-  int value_type;            /* LUA_TBOOLEAN, LUA_TNUMBER or LUA_TSTRING */
-  int is_integer;
-  int boolean;
-  lua_Integer integer;
-  lua_Number number;
-  const char *string;        /* valid while the results are on the stack */
-  size_t string_length;
-} lunar_reduced;
-
-/* Calls the bound reducer `bound` (a registry reference to journal.c's `bind` result) with the
-   state table `state` (a registry reference) and the action written as a push program of one
-   value, under the message handler and the instruction budget, like lunar_call. On success
-   `out` says what the call did and `out->count` results are left on the stack; on failure one
-   error object is. */
-int lunar_reduce(lunar_host *h, lua_State *L, int bound, int state, const unsigned char *action,
-                 size_t length, lunar_reduced *out);
+/* Calls `f(context, value)` protected, where `context` is a light userdata and `value` the one
+   value the push program describes (nil without one), under the message handler — and, when
+   `budgeted`, the instruction budget and the wall-clock limit — like lunar_call. On success
+   `*count` results are left on the stack; on failure one error object. */
+int lunar_call_c(lunar_host *h, lua_State *L, lua_CFunction f, void *context, const unsigned char *program,
+                 size_t length, int budgeted, int *count);
+/* Trusted code (a module's own Lua that always terminates) runs outside the instruction budget:
+   pause takes the count hook off the running thread, resume puts it back. Cannot raise. */
+void lunar_budget_pause(lua_State *L);
+void lunar_budget_resume(lua_State *L);
 
 /* ---- errors ---- */
 

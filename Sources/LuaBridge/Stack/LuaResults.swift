@@ -118,6 +118,15 @@ public struct LuaResults {
     return keys
   }
 
+  /// Result `position` as data (`.nil` past ``count``).
+  ///
+  /// - Throws: ``LuaError`` of kind ``LuaError/Kind/conversion`` when it is not data.
+  public func value(_ position: Int) throws(LuaError) -> LuaValue {
+    guard let index = index(position) else { return .nil }
+    var reader = StackReader(state: state, depthLimit: Int(vm.host.pointee.data_depth))
+    do { return try reader.read(at: index) } catch { throw LuaError(error.rooted(at: "result #\(position)")) }
+  }
+
   /// All results as data, as ``LuaVM/call(_:_:)`` returns them.
   ///
   /// - Throws: ``LuaError`` of kind ``LuaError/Kind/conversion`` naming the result that is not data.

@@ -16,7 +16,24 @@ public final class LuaFeature {
   /// The `name` the script gave.
   public let name: String
   /// The script's `initial` state.
-  public let initialValue: LuaValue
+  ///
+  /// A feature loaded by ``LuaFeatureHost/reload(_:)`` reads it from Lua only when asked: a hot
+  /// reload keeps the running state, and never needs it. If it is not data then, the error goes to
+  /// the host's ``LuaFeatureHost/onError`` and the state is empty.
+  public var initialValue: LuaValue {
+    if let initialRead { return initialRead }
+    do {
+      let value = try initialTable.value()
+      initialRead = value
+      return value
+    } catch {
+      host.report(LuaFeatureError(error, kind: .load, feature: name))
+      initialRead = .table([:])
+      return .table([:])
+    }
+  }
+  private let initialTable: LuaTable
+  private var initialRead: LuaValue?
   /// Where it was loaded from, when it came from a file.
   public let location: FeatureLocation?
   /// The files the script loaded (itself and what it `require`d): what hot reload watches.
@@ -40,14 +57,16 @@ public final class LuaFeature {
   let migrate: LuaFunction?
 
   init(
-    host: LuaFeatureHost, sandbox: LuaSandbox, table: LuaTable, location: FeatureLocation?
+    host: LuaFeatureHost, sandbox: LuaSandbox, table: LuaTable, location: FeatureLocation?, lazyInitial: Bool = false
   ) throws(LuaError) {
     self.host = host
     self.sandbox = sandbox
     self.table = table
     self.location = location
     self.name = try table.get("name", as: String.self)
-    self.initialValue = try table.get("initial")
+    self.initialTable = try table.get("initial", as: LuaTable.self)
+    // NB: a first load reads `initial` now, so that a state that is not data fails the load.
+    self.initialRead = lazyInitial ? nil : try initialTable.value()
     self.reduce = try table.get("reduce", as: LuaFunction.self)
     self.view = try table.get("view", as: LuaFunction?.self)
     self.migrate = try table.get("migrate", as: LuaFunction?.self)
@@ -141,11 +160,17 @@ extension LuaFeatureHost {
   /// - Throws: ``LuaFeatureError`` of kind `.load`: a syntax error (with `file:line`), an error
   ///   raised while loading, or a script that does not return `lunar.feature { … }`.
   public func load(_ location: FeatureLocation) throws(LuaFeatureError) -> LuaFeature {
+    try load(location, lazyInitial: false)
+  }
+
+  /// Loads the feature at `location`; with `lazyInitial`, its `initial` state is read from Lua only
+  /// when asked for (a reload that keeps the running state).
+  func load(_ location: FeatureLocation, lazyInitial: Bool) throws(LuaFeatureError) -> LuaFeature {
     let name = location.script.lastPathComponent
     do {
-      let sandbox = try vm.makeSandbox(.init(root: location.root, randomSeed: randomSeed))
+      let sandbox = try makeFeatureSandbox(root: location.root)
       let chunk = try sandbox.loadFile(name)
-      return try finishLoading(chunk, sandbox: sandbox, chunkName: name, location: location)
+      return try finishLoading(chunk, sandbox: sandbox, chunkName: name, location: location, lazyInitial: lazyInitial)
     } catch let error as LuaError {
       throw LuaFeatureError(error, kind: .load, feature: name)
         .located(in: name, source: try? String(contentsOf: location.script, encoding: .utf8))
@@ -161,7 +186,7 @@ extension LuaFeatureHost {
   ///   - root: The folder `require` resolves modules in, if any.
   public func load(source: String, chunkName: String, root: URL? = nil) throws(LuaFeatureError) -> LuaFeature {
     do {
-      let sandbox = try vm.makeSandbox(.init(root: root, randomSeed: randomSeed))
+      let sandbox = try makeFeatureSandbox(root: root)
       let chunk = try sandbox.load(source, chunkName: chunkName)
       return try finishLoading(chunk, sandbox: sandbox, chunkName: chunkName, location: nil)
     } catch let error as LuaError {
@@ -171,8 +196,15 @@ extension LuaFeatureHost {
     }
   }
 
+  /// A sandbox for a feature's scripts: `next` iterates a state proxy's table, as `pairs` does.
+  private func makeFeatureSandbox(root: URL?) throws(LuaError) -> LuaSandbox {
+    let sandbox = try vm.makeSandbox(.init(root: root, randomSeed: randomSeed))
+    try sandbox.environment.set("next", prelude.next)
+    return sandbox
+  }
+
   private func finishLoading(
-    _ chunk: LuaFunction, sandbox: LuaSandbox, chunkName: String, location: FeatureLocation?
+    _ chunk: LuaFunction, sandbox: LuaSandbox, chunkName: String, location: FeatureLocation?, lazyInitial: Bool = false
   ) throws -> LuaFeature {
     let result = try vm.call(chunk, returning: LuaRef?.self)
     guard let result, try vm.call(prelude.isFeature, result, returning: Bool.self), let table = result.table else {
@@ -183,6 +215,6 @@ extension LuaFeatureHost {
         file: chunkName
       )
     }
-    return try LuaFeature(host: self, sandbox: sandbox, table: table, location: location)
+    return try LuaFeature(host: self, sandbox: sandbox, table: table, location: location, lazyInitial: lazyInitial)
   }
 }

@@ -27,11 +27,8 @@ final class LuaFeatureInstance {
   private var hasSharedFields: Bool
   private var dependencies: LuaTable?
   private(set) var version: UInt64 = 0
-  /// The last field an action set, reused while actions set the same one.
-  private var lastField: (path: [LuaValue], key: LuaString?) = ([], nil)
-  /// Whether `lastField` is the bound reducer's last one-write outcome, applied (see
-  /// `LuaVM.reduce`).
-  private var lastFieldIsCurrent = false
+  /// The last action's patches (see `lastChanges`).
+  private var lastPatches: [(StatePatch, LuaValue?)] = []
   /// The coroutines of running effects, closed when the instance goes away.
   var threads: [ObjectIdentifier: LuaThread] = [:]
   /// A hot reload's work left for the next action (see `Reload/`).
@@ -42,9 +39,7 @@ final class LuaFeatureInstance {
 
   /// The host and VM of every feature this instance runs (a reload keeps the host).
   let host: LuaFeatureHost
-  /// NB: unowned(unsafe): `host` owns the VM for as long as this instance lives, and every action
-  ///     would otherwise retain and release it.
-  unowned(unsafe) let vm: LuaVM
+  let vm: LuaVM
 
   init(feature: LuaFeature, dependencyOverrides: LuaTable?, testing: Bool = false, realClients: [String] = []) {
     self.feature = feature
@@ -62,48 +57,26 @@ final class LuaFeatureInstance {
   }
 
   func reduce(into state: inout LuaState, action: LuaValue) -> Effect<LuaValue> {
+    lastPatches = []
     do {
       let hasShared = hasSharedFields
       if hasShared { try pullShared(into: &state) }
       let stateID = try residentID(for: state)
       let boundID = try self.boundID ?? boundReduce().reference.registryID
-      let outcome = try vm.reduce(boundID, on: stateID, with: action, lastIsCurrent: lastFieldIsCurrent)
-      // NB: an action that wrote nothing leaves the last write as it was.
-      if case .unchanged = outcome {} else { lastFieldIsCurrent = false }
-      // NB: the two commonest actions (nothing changed; one field set to a scalar, no effect) are
-      //     settled here, without building the general change list. A scalar set in a keyed table
-      //     is what the planner would make of it too.
-      let results: [LuaValue]
-      switch outcome {
-      case .unchanged:
-        committed(&state)
-        return .none
-      case let .lastField(value):
-        // NB: the commonest action of all: the same field as the last one, nothing to copy.
-        let key = lastField.key!  // NB: `.lastField` comes only after a field was applied
-        if try applyField(lastField.path, key, value, to: &state, hasShared: hasShared) { return .none }
-        results = Self.oneWrite(lastField.path, key, value)
-      case let .field(path, key, value):
-        if try applyField(path, key, value, to: &state, hasShared: hasShared) {
-          lastField = (path, key)
-          return .none
-        }
-        results = Self.oneWrite(path, key, value)
-      case let .results(all):
-        results = all
+      // NB: the action's transaction is open until `commit()`; any exit before (a throw below)
+      //     drops `call`, which rolls the action back.
+      let call = try host.prelude.transaction.reduce(boundID, on: stateID, with: action)
+      if let message = call.report.malformed {
+        let origin = feature.origin.split(separator: ":")
+        throw LuaFeatureError(
+          kind: .malformedEffect, feature: feature.name, message: "\(feature.origin): \(message)",
+          file: origin.first.map(String.init), line: origin.last.flatMap { Int($0) }, action: action
+        )
       }
-      do {
-        if results.count > 2, results[1].isNil, let message = results[2].stringValue {
-          let origin = feature.origin.split(separator: ":")
-          throw LuaFeatureError(
-            kind: .malformedEffect, feature: feature.name, message: "\(feature.origin): \(message)",
-            file: origin.first.map(String.init), line: origin.last.flatMap { Int($0) }, action: action
-          )
-        }
-        let effect = try translate(results.first ?? .nil, action: action)
+      let effect = call.report.effect.isNil ? Effect<LuaValue>.none : try translate(call.report.effect, action: action)
+      if !call.report.changes.isEmpty || call.report.rereadAll {
         // NB: set by `residentID(for:)` above.
-        let patches = try plan(results, state: state, resident: resident!)
-        // NB: no commit call: the prelude commits this call when the next one starts.
+        let patches = try plan(call.report, state: state, resident: resident!)
         if hasShared, let touched = sharedFieldsTouched(by: patches.lazy.map(\.0)) {
           // NB: shared fields are saved before the state takes the change: a value that cannot be
           //     saved fails the action, and the snapshot must then be as it was.
@@ -114,54 +87,22 @@ final class LuaFeatureInstance {
         } else {
           for (patch, reread) in patches { state.storage.apply(patch, reread: reread) }
         }
-        committed(&state)
-        return effect
-      } catch {
-        _ = try? vm.call(host.prelude.rollback)
-        throw error
+        lastPatches = patches
+      } else {
+        lastPatches = []
       }
+      call.commit()
+      committed(&state)
+      return effect
     } catch let error as LuaError {
-      _ = try? vm.call(host.prelude.rollback)
       host.report(LuaFeatureError(error, kind: .reducer, feature: feature.name, action: action))
     } catch var error as LuaFeatureError {
-      _ = try? vm.call(host.prelude.rollback)
       error.action = error.action ?? action
       host.report(error)
     } catch {
-      _ = try? vm.call(host.prelude.rollback)
       host.report(LuaFeatureError(kind: .reducer, feature: feature.name, message: "\(error)", action: action))
     }
     return .none
-  }
-
-  /// Sets `path[key] = value` in the snapshot when a keyed table is there (what the planner would
-  /// do with that one write), and keeps the call; `false` leaves it to the planner.
-  ///
-  /// - Throws: When the write changes a shared value that cannot be saved; `state` is unchanged.
-  private func applyField(
-    _ path: [LuaValue], _ key: LuaString, _ value: LuaValue, to state: inout LuaState, hasShared: Bool
-  ) throws(LuaFeatureError) -> Bool {
-    if hasShared, let touched = sharedFieldsTouched(by: CollectionOfOne(.setField(path: path, key: key, value: value))) {
-      // NB: saved before the state takes the change (see `reduce`).
-      var changed = state
-      guard Self.setField(path, key, value, in: &changed) else { return false }
-      try pushShared(touched, state: changed, action: nil)
-      state = changed
-    } else {
-      guard Self.setField(path, key, value, in: &state) else { return false }
-    }
-    lastFieldIsCurrent = true
-    committed(&state)
-    return true
-  }
-
-  private static func setField(_ path: [LuaValue], _ key: LuaString, _ value: LuaValue, in state: inout LuaState) -> Bool {
-    path.isEmpty ? state.storage.setRootField(key, to: value) : state.storage.setField(at: path[...], key, to: value)
-  }
-
-  /// One write in the prelude's change format (effect, count, then path, key, isNil, value).
-  private static func oneWrite(_ path: [LuaValue], _ key: LuaString, _ value: LuaValue) -> [LuaValue] {
-    [.nil, .integer(1), path.isEmpty ? .integer(0) : .array(path), .string(key), .boolean(false), value]
   }
 
   /// Marks `state` as the mirror of the resident table after a call that the host keeps.
@@ -220,50 +161,19 @@ final class LuaFeatureInstance {
     return table
   }
 
-  /// Reads the journal's changes and plans the snapshot's patches; reads containers whose shape
-  /// changed now, so that applying cannot fail.
-  ///
-  /// The prelude reports changes flat, four entries per write (path, key, isNil, value), after
-  /// the effect: as results (their count, then the entries) or, when long, as one array.
+  /// Plans the snapshot's patches for an action's changes; reads containers whose shape changed
+  /// now, so that applying cannot fail.
   private func plan(
-    _ results: [LuaValue], state: LuaState, resident: LuaTable
+    _ report: borrowing ReducerCall.Report, state: LuaState, resident: LuaTable
   ) throws(LuaError) -> [(StatePatch, LuaValue?)] {
-    let flat: ArraySlice<LuaValue>
-    switch results.count > 1 ? results[1] : .nil {
-    case let .integer(count): flat = results.dropFirst(2).prefix(Int(count) * 4)
-    case let .array(entries): flat = entries[...]
-    default: return []
-    }
-    var changes: [StateChange] = []
-    changes.reserveCapacity(flat.count / 4)
-    var rootFieldsOnly = true
-    var index = flat.startIndex
-    while index + 3 < flat.endIndex {
-      let path: [LuaValue]
-      switch flat[index] {
-      case let .array(keys): path = keys
-      case .integer(0): path = []
-      default: return [(.replaceAll, try resident.value())]   // a write the prelude could not place
-      }
-      let key = flat[index + 1].normalizedKey
-      let value = flat[index + 2].boolValue == true ? LuaValue.nil : flat[index + 3]
-      if !path.isEmpty { rootFieldsOnly = false }
-      if case .string = key {} else { rootFieldsOnly = false }
-      changes.append(StateChange(path: path, key: key, value: value))
-      index += 4
-    }
-    // NB: the common action sets top-level fields only: patch them directly. (A removal can change
-    //     the shape of a table that also has integer keys, so those take the general path.)
-    if rootFieldsOnly, case let .table(fields) = state.storage,
-      !fields.keys.contains(where: \.looksLikeIndex)
-    {
-      return changes.compactMap { change in
-        guard case let .string(key) = change.key else { return nil }
-        return (StatePatch.setField(path: [], key: key, value: change.value), nil)
-      }
+    if report.rereadAll { return [(.replaceAll, try resident.value())] }
+    // NB: without a table put or removed, no change lies inside another's table, and keys are not
+    //     repeated: each change is planned on its own (the common action: a few fields).
+    if !report.structural, let patches = StatePatch.planIndependent(report.changes, on: state.storage) {
+      return patches
     }
     var result: [(StatePatch, LuaValue?)] = []
-    for patch in StatePatch.plan(changes, on: state.storage) {
+    for patch in StatePatch.plan(report.changes, on: state.storage) {
       switch patch {
       case let .replace(path):
         result.append((patch, try vm.call(host.prelude.valueAt, resident, LuaValue.array(path), returning: LuaValue.self)))
@@ -274,6 +184,21 @@ final class LuaFeatureInstance {
       }
     }
     return result
+  }
+
+  /// The last action's changes as paths and values (see ``LuaReducer/lastChanges``), made from
+  /// its patches when asked for.
+  var lastChanges: [LuaStateChange] {
+    lastPatches.map { patch, reread in
+      switch patch {
+      case let .setField(path, key, value): LuaStateChange(path: path + [.string(key)], value: value)
+      case let .setElement(path, index, value): LuaStateChange(path: path + [.integer(Int64(index + 1))], value: value)
+      case let .append(path, position, value): LuaStateChange(path: path + [.integer(position)], value: value)
+      case let .removeLast(path, position): LuaStateChange(path: path + [.integer(position)], value: .nil)
+      case let .replace(path): LuaStateChange(path: path, value: reread ?? .nil)
+      case .replaceAll: LuaStateChange(path: [], value: reread ?? .nil)
+      }
+    }
   }
 }
 

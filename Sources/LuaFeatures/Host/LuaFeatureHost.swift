@@ -105,10 +105,11 @@ public final class LuaFeatureHost {
 @MainActor
 final class Prelude {
   let lunar: LuaTable
-  let reduce: LuaFunction
+  /// The reducer transaction of the VM (begins, reports and closes each action's transaction).
+  let transaction: StateTransaction
   let bind: LuaFunction
-  let rollback: LuaFunction
-  let commit: LuaFunction
+  /// The sandbox's `next`, which iterates a state proxy's table (see lunar/host.lua).
+  let next: LuaFunction
   let valueAt: LuaFunction
   let takeHandle: LuaFunction
   let dropHandle: LuaFunction
@@ -145,8 +146,10 @@ final class Prelude {
     }
     // NB: the files of Lua/lunar/, in order; each hands the next what it needs as arguments.
     let base = try vm.call(vm.load(EmbeddedLua.lunarInit), whereDefined, try LunarJSON.codec(in: vm), returning: LuaTable.self)
+    let transaction = try StateTransaction(vm: vm)
+    self.transaction = transaction
     let host = try vm.call(
-      vm.load(EmbeddedLua.lunarHost), base, LuaValue.array([]), try vm.journalLibrary(), returning: LuaTable.self)
+      vm.load(EmbeddedLua.lunarHost), base, LuaValue.array([]), transaction.library, returning: LuaTable.self)
     try vm.call(vm.load(EmbeddedLua.lunarEffects), base, host)
     let warn = try vm.function(named: "warn") { [warnings] arguments in
       let message = try arguments.string(1)
@@ -168,10 +171,8 @@ final class Prelude {
     func function(_ name: String) throws(LuaError) -> LuaFunction {
       try host.get(name, as: LuaFunction.self)
     }
-    self.reduce = try function("reduce")
     self.bind = try function("bind")
-    self.rollback = try function("rollback")
-    self.commit = try function("commit")
+    self.next = try function("next")
     self.valueAt = try function("valueAt")
     self.takeHandle = try function("takeHandle")
     self.dropHandle = try function("dropHandle")

@@ -10,7 +10,9 @@ extension LuaFeatureHost {
   /// try reducer.swap(to: newer)                   // the next action runs the new `reduce`
   /// ```
   ///
-  /// The feature passed in is not changed: it keeps serving whoever runs it until they swap.
+  /// The feature passed in is not changed: it keeps serving whoever runs it until they swap. The
+  /// new version's `initial` state is read only if something asks for it (``LuaFeature/initialValue``):
+  /// a reload that keeps the running state does not pay for it.
   ///
   /// - Throws: ``LuaFeatureError`` of kind `.load` with `file:line` when the new text does not
   ///   compile, raises while loading, or does not return `lunar.feature { … }`; or when `feature`
@@ -24,7 +26,7 @@ extension LuaFeatureHost {
           + "host.load(source:chunkName:root:) and swap to it"
       )
     }
-    return try load(location)
+    return try load(location, lazyInitial: true)
   }
 }
 

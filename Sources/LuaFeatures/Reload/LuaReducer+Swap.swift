@@ -97,21 +97,16 @@ extension LuaFeatureInstance {
     }
   }
 
-  /// Runs `migrate(state)` on `table` through the prelude's journal, and returns the migrated
-  /// value; on failure every write is rolled back.
+  /// Runs `migrate(state)` on `table` as a transaction, and returns the migrated value; on
+  /// failure every write is rolled back. Its writes obey the state's rules (plain data, stored as
+  /// copies), as a reducer's do.
   private func migrateState(
     _ table: LuaTable, with migrate: LuaFunction, feature name: String
   ) throws(LuaFeatureError) -> LuaValue {
-    let prelude = host.prelude
     do {
       let wrapper = try vm.call(try vm.load(Self.migrationSource, chunkName: "lunar_reload.lua"), migrate, returning: LuaFunction.self)
-      // NB: a reducer call of the prelude (state proxies, journal) whose "reducer" is `migrate`.
-      _ = try vm.call(prelude.reduce, wrapper, table, LuaValue.nil, LuaValue.nil)
-      let value = try table.value()
-      try vm.call(prelude.commit)
-      return value
+      return try host.prelude.transaction.run(wrapper, on: table)
     } catch {
-      _ = try? vm.call(prelude.rollback)
       throw LuaFeatureError(error, kind: .migration, feature: name)
     }
   }

@@ -27,7 +27,7 @@ return lunar.feature {
       elseif t == "effectHandler" then
         return fx.run(function() xpcall(spin, spin) end)
       elseif t == "plant" then
-        -- A forEach array whose length and missing entries run forever: routing must not call them.
+        -- A forEach array whose length and missing entries run forever: state refuses it (a metatable).
         state.rows = setmetatable({ { id = 1, n = 0 } }, { __len = spin, __index = spin, __eq = spin })
       elseif t == "debounce" then
         return fx.debounce("d", 1e19, { type = "increment" })

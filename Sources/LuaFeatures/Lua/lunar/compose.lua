@@ -39,7 +39,7 @@ local base, host = ...
 local lunar, hooks, effect = base.lunarTable, base.hooks, base.effect
 local describe, isFeature, descriptionOf, definedAt = base.describe, base.isFeature, base.descriptionOf, base.definedAt
 local internals = host.internals
-local realOf, journal = internals.realOf, internals.journal
+local realOf, journal, SHALLOW = internals.realOf, internals.journal, internals.layout.SHALLOW
 -- NB: a C check (journal.c): one call where `type` and `rawget` would take two or three.
 local isAction = internals.isAction
 local untimed, timed, user = internals.untimed, internals.timed, internals.user
@@ -158,14 +158,14 @@ end
 
 --- lunar.push(state.path, "detail" [, childState]) -> id: pushes a stack entry; the id is new.
 function lunar.push(list, screen, childState)
-  if type(list) ~= "table" or getmetatable(list) ~= "lunar.state" then
+  local real = realOf(list)
+  if real == nil then
     error("lunar.push expects a stack of the state, as in lunar.push(state.path, \"detail\", {…}), got " ..
       describe(list), 2)
   end
   if type(screen) ~= "string" then
     error("lunar.push expects the name of a destination, got " .. describe(screen), 2)
   end
-  local real = realOf(list)
   local stack = stacks[real]
   local destination = stack and stack.destinations[screen]
   if stack ~= nil and destination == nil then
@@ -302,10 +302,10 @@ function hooks.compose(feature, level)
       end
     end
     if dismissals ~= nil then applyDismissals(dismissals, state, real) end
-    -- NB: at the root, journal[0] says whether the call made a write at a path of at most one
+    -- NB: at the root, journal[SHALLOW] says whether the call made a write at a path of at most one
     --     key (journal.c); without one no container can have been touched (a row's own writes are
     --     deeper), and the journal need not be scanned.
-    if containerCount > 0 and (root == nil or journal[0]) and touches(real, containers, containerCount) then
+    if containerCount > 0 and (root == nil or journal[SHALLOW]) and touches(real, containers, containerCount) then
       for c = 1, containerCount do
         local e = containers[c]
         if e.kind == "ifLet" then

@@ -3,7 +3,9 @@
 local base, host, compose = ...
 local describe, effect = base.describe, base.effect
 local internals = host.internals
-local journal, st, COUNT = internals.journal, internals.st, internals.COUNT
+local journal, journalLength, layout = internals.journal, internals.journalLength, internals.layout
+-- NB: the journal's layout is the transaction's (CLuaTransaction.h), handed over at setup.
+local STRIDE, TABLE, KEY, OLD = layout.STRIDE, layout.TABLE, layout.KEY, layout.OLD
 local fail, showID = compose.fail, compose.showID
 
 local type, rawget, rawequal, rawlen, next = type, rawget, rawequal, rawlen, next
@@ -21,16 +23,16 @@ end
 -- The ids of the elements state[key] held before this action and that were written over; whether
 -- it was touched at all.
 local function previousIDs(real, key, items)
-  local n = st[COUNT]
+  local n = journalLength()
   local touched, ids, replaced = false, nil, nil
-  for i = 1, n, 4 do
-    local t = journal[i]
+  for i = 1, n, STRIDE do
+    local t = journal[i + TABLE]
     if rawequal(t, items) then
       touched = true
-      ids = addID(ids, journal[i + 2])
-    elseif rawequal(t, real) and rawequal(journal[i + 1], key) then
+      ids = addID(ids, journal[i + OLD])
+    elseif rawequal(t, real) and rawequal(journal[i + KEY], key) then
       touched = true
-      local old = journal[i + 2]
+      local old = journal[i + OLD]
       if type(old) == "table" and not rawequal(old, items) then
         replaced = replaced or {}
         replaced[old] = true
@@ -39,8 +41,8 @@ local function previousIDs(real, key, items)
     end
   end
   if replaced ~= nil then
-    for i = 1, n, 4 do
-      if replaced[journal[i]] then ids = addID(ids, journal[i + 2]) end
+    for i = 1, n, STRIDE do
+      if replaced[journal[i + TABLE]] then ids = addID(ids, journal[i + OLD]) end
     end
   end
   return touched, ids
@@ -102,9 +104,9 @@ end
 -- Cancels the effects of a presented child that went away or was replaced by another identity.
 local function checkPresented(name, e, real, effects, count)
   local key = e.key
-  for i = 1, st[COUNT], 4 do
-    if rawequal(journal[i], real) and rawequal(journal[i + 1], key) then
-      local before, now = journal[i + 2], rawget(real, key)
+  for i = 1, journalLength(), STRIDE do
+    if rawequal(journal[i + TABLE], real) and rawequal(journal[i + KEY], key) then
+      local before, now = journal[i + OLD], rawget(real, key)
       if now ~= nil and type(now) ~= "table" then
         fail(name, "state." .. key .. " must be the state of a presented child (a table) or nil, got " .. describe(now))
       end
@@ -123,8 +125,8 @@ end
 -- Whether this action wrote to `real` itself or to one of its containers: only then can a child
 -- have gone (a write inside a child cannot remove it).
 local function touches(real, containers, containerCount)
-  for i = 1, st[COUNT], 4 do
-    local t = journal[i]
+  for i = 1, journalLength(), STRIDE do
+    local t = journal[i + TABLE]
     if rawequal(t, real) then return true end
     for c = 1, containerCount do
       if rawequal(t, rawget(real, containers[c].key)) then return true end

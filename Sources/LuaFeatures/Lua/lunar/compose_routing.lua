@@ -3,7 +3,7 @@
 local base, host, compose = ...
 local describe, descriptionOf, effect = base.describe, base.descriptionOf, base.effect
 local internals = host.internals
-local REAL, PATH, childProxy, realOf = internals.REAL, internals.PATH, internals.childProxy, internals.realOf
+local childProxy, realOf, pathOf = internals.childProxy, internals.realOf, internals.pathOf
 -- NB: C checks (journal.c): one call each where `type` and `rawget` would take two or three.
 local isAction, hasID = internals.isAction, internals.hasID
 local user = internals.user
@@ -83,7 +83,7 @@ local function elementOf(name, e, state, real, action, atRoot)
     if type(items) ~= "table" then
       fail(name, "state." .. e.key .. " is " .. describe(items) .. ", but lunar." .. e.kind .. " needs an array there")
     end
-    if real == nil then items = rawget(items, REAL) or items end
+    if real == nil then items = realOf(items) or items end
     cache = indexes[items]
   end
   local index = cache and cache[id]
@@ -97,7 +97,7 @@ local function elementOf(name, e, state, real, action, atRoot)
   if real == nil then return id, rawget(items, index) end
   -- NB: the element's proxy is made directly (no proxy for the array on the way): this is the
   --     path of every row action. Its path runs from the root, as the journal needs.
-  local parentPath = not atRoot and rawget(state, PATH) or nil
+  local parentPath = not atRoot and pathOf(state) or nil
   local path
   if parentPath == nil then
     -- NB: paths are never changed once made, so the root's element paths are made once.
@@ -180,7 +180,7 @@ local function applyDismissals(dismissals, state, real)
       end
     else
       local items = plain and rawget(real, e.key) or state[e.key]
-      local backing = type(items) == "table" and (rawget(items, REAL) or items) or nil
+      local backing = type(items) == "table" and (realOf(items) or items) or nil
       local index = backing and indexOf(backing, id) or nil
       if index ~= nil then
         for j = rawlen(backing), index, -1 do

@@ -4,11 +4,7 @@ local base, host = ...
 local isEffect, checkAction, describe = base.isEffect, base.checkAction, base.describe
 local descriptionOf = base.descriptionOf
 local internals = host.internals
-local core, st, ROOT, COUNT, PENDING = internals.core, internals.st, internals.ROOT, internals.COUNT, internals.PENDING
-local pendingHandles, rootMetatables, rootMetatableOf = internals.pendingHandles, internals.rootMetatables,
-  internals.rootMetatableOf
-local commit, endCall, changeResults = internals.commit, internals.endCall, internals.changeResults
-local journal = internals.journal
+local core, handles, pending = internals.core, internals.handles, internals.pending
 
 local type, setmetatable, rawget, rawset, error, pairs, ipairs =
   type, setmetatable, rawget, rawset, error, pairs, ipairs
@@ -19,14 +15,13 @@ local tpack, tunpack = table.pack, table.unpack
 -- Effect serialisation: a description becomes plain data; functions become numbered handles that
 -- Swift later turns into coroutines.
 
-local handles, nextHandle = {}, 0
+local nextHandle = 0
 
+-- NB: a handle is pending until the transaction that described it closes: a rollback drops it.
 local function register(value)
   nextHandle = nextHandle + 1
   handles[nextHandle] = value
-  local n = st[PENDING] + 1
-  pendingHandles[n] = nextHandle
-  st[PENDING] = n
+  pending[#pending + 1] = nextHandle
   return nextHandle
 end
 
@@ -50,49 +45,43 @@ serialize = function(handle)
 end
 
 ---------------------------------------------------------------------------------------------------
--- Calling a reducer: host.reduce(reduceFn, realState, action, deps) -> effect, changes… — or
--- nil, nil, message for a malformed return.
--- If the host cannot use the results it calls host.rollback(); otherwise the next call commits.
---
--- The call itself is C (journal.c): it commits the previous call, makes the root proxy, calls
--- the reducer, ends the call, and answers the two commonest outcomes (nothing changed; one write
--- and no effect) itself. Everything else comes here, after the call has ended.
-local LOOSE = 8
+-- Calling a reducer: the call itself is C (CLuaTransaction/transaction.c): it begins the
+-- transaction, makes the root proxy, calls the reducer and ends the call; the host reads what
+-- changed from the journal and closes the transaction. Here: what a returned effect becomes.
+
+-- finish(result) -> the effect as data; or nil, message for something that is not an effect.
+-- Also called with nil when the call built effects it did not return (lunar/loose.lua).
+local loose = internals.loose
 local function finish(result)
-  if st[LOOSE] > 0 then host.reportLoose(result) end
-  if result == nil then
-    if st[COUNT] == 0 then return nil, nil end
-    return nil, changeResults()
-  end
+  if loose() > 0 then host.reportLoose(result) end
+  if result == nil then return nil end
   if not isEffect(result) then
     -- NB: returned, not raised, so the host reports a malformed effect rather than a failing reducer.
-    return nil, nil, "reduce returned " .. describe(result) .. "; return an effect from lunar.fx (or nothing)"
+    return nil, "reduce returned " .. describe(result) .. "; return an effect from lunar.fx (or nothing)"
   end
-  if st[COUNT] == 0 then
-    if descriptionOf(result).kind == "none" then return nil, nil end
-    return serialize(result), nil
-  end
-  if descriptionOf(result).kind == "none" then
-    return nil, changeResults()
-  end
-  return serialize(result), changeResults()
+  if descriptionOf(result).kind == "none" then return nil end
+  return serialize(result)
 end
 
-host.reduce = core.reducer(st, journal, rootMetatables, rootMetatableOf, commit, endCall, finish, ROOT)
+core.setup { finish = finish, stale = internals.stale, marker = internals.arrayMarker, handles = handles,
+  pending = pending }
+
+--- `reduce(fn, stateTable, action, deps)`: one call of `fn` on the state as a transaction the host
+--- then closes (commit or rollback); what the host's `migrate` runs through.
+host.reduce = core.reduce
 
 --- A reducer call with its feature's `reduce` and `deps` bound: `bound(state, action)`, what
---- the host calls for every action (two arguments keep the host's call on its fast path).
+--- the host calls for every action.
 function host.bind(reduce, deps)
-  local run = host.reduce
   -- NB: a composed feature (one with a `body`) keeps per-instance data (stack ids): it is made
   --     current before each call. Plain features skip this.
   local instance, routing = host.enterInstance(reduce)
   if instance ~= nil then
     -- NB: the routing is trusted host code: the bound call runs it outside the instruction
-    --     budget (journal.c), and passes it the instance to make current.
-    return core.bind(run, routing, deps, instance)
+    --     budget, and passes it the instance to make current.
+    return core.bind(routing, deps, instance)
   end
-  return core.bind(run, reduce, deps)
+  return core.bind(reduce, deps)
 end
 
 --- Set by lunar/compose.lua: `enterInstance(reduce)` -> a composed reducer's per-instance data

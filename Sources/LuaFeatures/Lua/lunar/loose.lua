@@ -3,12 +3,11 @@
 -- child's effect wrapped by composition. One that does not (`fx.run(…)` without `return`) would
 -- silently never run: the host reports it, naming the line that built it.
 --
--- The count of such effects is a slot of the call's state (journal.c): while it is above zero, the
--- call ends through `finish` (lunar/effects.lua), which calls `host.reportLoose` here.
+-- The count of such effects is kept by the transaction (`loose`, CLuaTransaction): while it is
+-- above zero, the call ends through `finish` (lunar/effects.lua), which calls `host.reportLoose` here.
 local base, host, whereCalled, warn = ...
 local hooks, descriptionOf = base.hooks, base.descriptionOf
-local st = host.internals.st
-local ACTIVE, LOOSE = 1, 8
+local active, count = host.internals.active, host.internals.loose
 
 local setmetatable = setmetatable
 
@@ -19,15 +18,15 @@ local loose = setmetatable({}, { __mode = "k" })
 local function consume(handle)
   if loose[handle] ~= nil then
     loose[handle] = nil
-    st[LOOSE] = st[LOOSE] - 1
+    count(-1)
   end
 end
 
 --- Called by lunar/init.lua for every effect made: during a reducer call, the new effect is loose
 --- and the effects it combines are not anymore.
 function hooks.built(handle, description)
-  if not st[ACTIVE] then return end
-  if st[LOOSE] == 0 then loose = setmetatable({}, { __mode = "k" }) end
+  if not active() then return end
+  if count() == 0 then loose = setmetatable({}, { __mode = "k" }) end
   local inner = description.effect
   if inner ~= nil then consume(inner) end
   local members = description.effects
@@ -37,7 +36,7 @@ function hooks.built(handle, description)
   -- NB: level 4 is the script: this hook, then `effect` (tail-called by the fx function), then
   --     the fx function's C frame (lunar/frames.lua).
   loose[handle] = description.origin or whereCalled(4)
-  st[LOOSE] = st[LOOSE] + 1
+  count(1)
 end
 
 local WHAT = {
@@ -59,5 +58,5 @@ function host.reportLoose(result)
       "`return` it from the reducer, or combine several with fx.merge(…)")
   end
   loose = setmetatable({}, { __mode = "k" })
-  st[LOOSE] = 0
+  count(-count())
 end

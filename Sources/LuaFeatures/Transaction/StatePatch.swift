@@ -16,10 +16,10 @@ enum StatePatch {
   case setField(path: [LuaValue], key: LuaString, value: LuaValue)
   /// Set an element of an array in place (0-based).
   case setElement(path: [LuaValue], index: Int, value: LuaValue)
-  /// Append to an array.
-  case append(path: [LuaValue], value: LuaValue)
-  /// Remove an array's last element.
-  case removeLast(path: [LuaValue])
+  /// Append to an array; `position` is the new element's (from 1).
+  case append(path: [LuaValue], position: Int64, value: LuaValue)
+  /// Remove an array's last element, at `position` (from 1).
+  case removeLast(path: [LuaValue], position: Int64)
   /// Replace the value at `path` with a fresh read of it (the shape changed: an array grew a hole,
   /// a keyed table got integer keys, …).
   case replace(path: [LuaValue])
@@ -28,8 +28,8 @@ enum StatePatch {
 
   var path: [LuaValue] {
     switch self {
-    case let .setField(path, _, _), let .setElement(path, _, _), let .append(path, _),
-      let .removeLast(path), let .replace(path):
+    case let .setField(path, _, _), let .setElement(path, _, _), let .append(path, _, _),
+      let .removeLast(path, _), let .replace(path):
       return path
     case .replaceAll:
       return []
@@ -77,6 +77,22 @@ enum StatePatch {
     return result
   }
 
+  /// Plans changes that cannot interfere — no table put or removed, no key twice — each on its
+  /// own; `nil` when one of them changes an array's length or shape (the general planner
+  /// orders those).
+  static func planIndependent(_ changes: [StateChange], on snapshot: LuaValue) -> [(StatePatch, LuaValue?)]? {
+    var patches: [(StatePatch, LuaValue?)] = []
+    patches.reserveCapacity(changes.count)
+    for change in changes {
+      guard let patch = patch(for: change, on: snapshot) else { return nil }
+      switch patch {
+      case .setField, .setElement: patches.append((patch, nil))
+      default: return nil
+      }
+    }
+    return patches
+  }
+
   private static func patch(for change: StateChange, on snapshot: LuaValue) -> StatePatch? {
     guard let container = snapshot.value(at: change.path) else { return nil }
     switch (container, change.key) {
@@ -95,7 +111,7 @@ enum StatePatch {
         // NB: emptying an array is a re-read: an empty Lua table reads as `.table([:])` unless it
         //     carries LuaBridge's empty-array marker, which only the resident table knows about.
         if position == count, count > 1, !elements[elements.count - 2].isNil {
-          return .removeLast(path: change.path)
+          return .removeLast(path: change.path, position: position)
         }
         return .replace(path: change.path)
       }
@@ -103,7 +119,7 @@ enum StatePatch {
         return .setElement(path: change.path, index: Int(position - 1), value: change.value)
       }
       if position == count + 1 {
-        return .append(path: change.path, value: change.value)
+        return .append(path: change.path, position: position, value: change.value)
       }
       return .replace(path: change.path)
     case (.table, _), (.array, _):
@@ -206,14 +222,14 @@ extension LuaValue {
         elements[index] = value
         container = .array(elements)
       }
-    case let .append(path, value):
+    case let .append(path, _, value):
       modify(at: path[...]) { container in
         guard case var .array(elements) = container else { return }
         container = .nil
         elements.append(value)
         container = .array(elements)
       }
-    case let .removeLast(path):
+    case let .removeLast(path, _):
       modify(at: path[...]) { container in
         guard case var .array(elements) = container else { return }
         container = .nil

@@ -1,0 +1,44 @@
+#include "internal.h"
+
+/*
+ * C extensions: another target's own C code (a module's hot path) entering Lua through the same
+ * protected, budgeted door as every host call, with a push-program value decoded inside it.
+ */
+
+typedef struct call_c_job {
+  lua_CFunction f;
+  void *context;
+  lunar_reader value;
+} call_c_job;
+
+static int call_c_worker(lua_State *L) {
+  call_c_job *job = (call_c_job *)lua_touserdata(L, 1);
+  int base = lua_gettop(L);
+  lua_pushcfunction(L, job->f);
+  lua_pushlightuserdata(L, job->context);
+  if (job->value.p != NULL && job->value.p < job->value.end) lunar_decode_value(L, &job->value, 0);
+  else lua_pushnil(L);
+  lua_call(L, 2, LUA_MULTRET);
+  return lua_gettop(L) - base;
+}
+
+int lunar_call_c(lunar_host *h, lua_State *L, lua_CFunction f, void *context, const unsigned char *program,
+                 size_t length, int budgeted, int *count) {
+  int top = lua_gettop(L);
+  *count = 0;
+  int handler = lunar_open_entry(h, L, 5);
+  if (handler == 0) return LUA_ERRMEM;
+  call_c_job job = {f, context, {program, program == NULL ? NULL : program + length}};
+  /* NB: a light C function and a light userdata never allocate: nothing here needs protection. */
+  lua_pushcfunction(L, call_c_worker);
+  lua_pushlightuserdata(L, &job);
+  int status = budgeted ? lunar_budgeted_pcall(h, L, 1, LUA_MULTRET, handler)
+                        : lua_pcall(L, 1, LUA_MULTRET, handler);
+  lunar_close_entry(L, handler);
+  *count = lua_gettop(L) - top;
+  return status;
+}
+
+void lunar_budget_pause(lua_State *L) { lunar_hook_off(L); }
+
+void lunar_budget_resume(lua_State *L) { lunar_ensure_hook(L); }

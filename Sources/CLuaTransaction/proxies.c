@@ -1,0 +1,429 @@
+#include <math.h>
+#include "transaction.h"
+
+/*
+ * The state proxies: what a reducer's `state` is. A proxy is an empty table whose own metatable
+ * carries the real table, its path and the call that made it (transaction.h), so nothing of the
+ * state is reachable through the proxy itself: raw access and the primitive `next` see an empty
+ * table. Reads fall through to the real table (tables read as proxies); writes are journaled
+ * before they happen; a table stored is copied (state has value semantics, and a table a script
+ * still holds can never be written behind the journal's back).
+ */
+
+static int index_mm(lua_State *L);
+static int newindex_mm(lua_State *L);
+static int len_mm(lua_State *L);
+static int pairs_mm(lua_State *L);
+
+int txn_proxy_metatable(lua_State *L, int idx) {
+  idx = lua_absindex(L, idx);
+  if (lua_type(L, idx) != LUA_TTABLE || !lua_getmetatable(L, idx)) return 0;
+  int mt = lua_gettop(L);
+  /* NB: raw reads only: a script's own metatable runs nothing here. */
+  if (lua_rawgeti(L, mt, MT_CONTEXT) != LUA_TUSERDATA || luaL_testudata(L, -1, TXN_NAME) == NULL) {
+    lua_settop(L, mt - 1);
+    return 0;
+  }
+  lua_pop(L, 1);
+  return mt;
+}
+
+static void push_metatable(lua_State *L, int context, int real, int path) {
+  lua_createtable(L, MT_SIZE, 6);
+  int mt = lua_gettop(L);
+  if (real != 0) {
+    lua_pushvalue(L, real);
+    lua_rawseti(L, mt, MT_REAL);
+    lua_pushvalue(L, path);
+    lua_rawseti(L, mt, MT_PATH);
+  }
+  lua_pushvalue(L, context);
+  lua_rawseti(L, mt, MT_CONTEXT);
+  lua_pushcfunction(L, index_mm);
+  lua_setfield(L, mt, "__index");
+  lua_pushcfunction(L, newindex_mm);
+  lua_setfield(L, mt, "__newindex");
+  lua_pushcfunction(L, len_mm);
+  lua_setfield(L, mt, "__len");
+  lua_pushcfunction(L, pairs_mm);
+  lua_setfield(L, mt, "__pairs");
+  lua_pushliteral(L, "lunar.state");
+  lua_setfield(L, mt, "__metatable");
+  lua_pushliteral(L, "lunar.state");
+  lua_setfield(L, mt, "__name");
+}
+
+void txn_push_nested_metatable(lua_State *L, int context) {
+  push_metatable(L, context, 0, 0);
+}
+
+void txn_root_metatable(lua_State *L, lunar_txn *t, int context, int real) {
+  (void)t;
+  lua_getiuservalue(L, context, UV_ROOTS);
+  int roots = lua_gettop(L);
+  lua_pushvalue(L, real);
+  if (lua_rawget(L, roots) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_getiuservalue(L, context, UV_ROOTPATH);
+    push_metatable(L, context, real, lua_gettop(L));
+    lua_remove(L, -2);
+    lua_pushvalue(L, real);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, roots);
+  }
+  lua_remove(L, roots);
+}
+
+int txn_push_real(lua_State *L, lunar_txn *t, int context, int mt, int idx) {
+  if (!t->active) return 0;
+  if (lua_rawgeti(L, mt, MT_REAL) == LUA_TTABLE) {
+    /* NB: a root proxy is made per call, and only the call's own is live: one kept from an earlier
+       call is refused even though its metatable is the same. */
+    if (lua_topointer(L, idx) == t->root) return 1;
+    lua_pop(L, 1);
+    return 0;
+  }
+  lua_pop(L, 1);
+  lua_getiuservalue(L, context, UV_PROXIES);
+  lua_pushvalue(L, idx);
+  if (lua_rawget(L, -2) != LUA_TTABLE) {
+    lua_pop(L, 2);
+    return 0;
+  }
+  lua_remove(L, -2);
+  return 1;
+}
+
+int txn_push_path(lua_State *L, int context, int mt, int idx) {
+  if (lua_rawgeti(L, mt, MT_PATH) != LUA_TNIL) return 1;
+  lua_pop(L, 1);
+  lua_getiuservalue(L, context, UV_PATHS);
+  lua_pushvalue(L, idx);
+  lua_rawget(L, -2);
+  lua_remove(L, -2);
+  return 0;
+}
+
+void txn_forget_proxies(lua_State *L, lunar_txn *t, int context) {
+  lua_createtable(L, 0, 4);
+  lua_setiuservalue(L, context, UV_PROXIES);
+  lua_createtable(L, 0, 2);
+  lua_setiuservalue(L, context, UV_PATHS);
+  t->proxies = 0;
+}
+
+void txn_proxy_of(lua_State *L, lunar_txn *t, int context, int real, int path) {
+  real = lua_absindex(L, real);
+  path = lua_absindex(L, path);
+  lua_getiuservalue(L, context, UV_PROXIES);
+  int cache = lua_gettop(L);
+  lua_pushvalue(L, real);
+  if (lua_rawget(L, cache) == LUA_TTABLE) {
+    lua_remove(L, cache);
+    return;
+  }
+  lua_pop(L, 1);
+  lua_createtable(L, 0, 0);
+  int proxy = lua_gettop(L);
+  lua_getiuservalue(L, context, UV_NESTED);
+  lua_setmetatable(L, proxy);
+  lua_pushvalue(L, real);
+  lua_pushvalue(L, proxy);
+  lua_rawset(L, cache);
+  lua_pushvalue(L, proxy);
+  lua_pushvalue(L, real);
+  lua_rawset(L, cache);
+  lua_getiuservalue(L, context, UV_PATHS);
+  lua_pushvalue(L, proxy);
+  lua_pushvalue(L, path);
+  lua_rawset(L, -3);
+  lua_pop(L, 1);
+  lua_remove(L, cache);
+  t->proxies++;
+}
+
+/* Raises the prelude's "state used outside its reducer call" error, naming `what`. */
+static int stale(lua_State *L, int context, int what) {
+  lua_getiuservalue(L, context, UV_STALE);
+  lua_pushvalue(L, what);
+  lua_call(L, 1, 0);
+  return 0; /* not reached: stale raises */
+}
+
+/* Pushes the proxy of the table at `value`, read at `key` of the live proxy at `parent` (its
+   metatable at `mt`). */
+static void push_child(lua_State *L, lunar_txn *t, int context, int value, int mt, int parent, int key) {
+  value = lua_absindex(L, value);
+  lua_getiuservalue(L, context, UV_PROXIES);
+  lua_pushvalue(L, value);
+  if (lua_rawget(L, -2) == LUA_TTABLE) {
+    lua_remove(L, -2);
+    return;
+  }
+  lua_pop(L, 2);
+  /* the child's path: the parent's keys and `key` */
+  if (txn_push_path(L, context, mt, parent)) {
+    lua_pop(L, 1);
+    lua_createtable(L, 1, 0);
+    lua_pushvalue(L, key);
+    lua_rawseti(L, -2, 1);
+  } else {
+    lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
+    lua_createtable(L, (int)n + 1, 0);
+    for (lua_Integer i = 1; i <= n; i++) {
+      lua_rawgeti(L, -2, i);
+      lua_rawseti(L, -2, i);
+    }
+    lua_pushvalue(L, key);
+    lua_rawseti(L, -2, n + 1);
+    lua_remove(L, -2);
+  }
+  txn_proxy_of(L, t, context, value, -1);
+  lua_remove(L, -2);
+}
+
+static int index_mm(lua_State *L) {
+  lua_settop(L, 2);
+  lua_getmetatable(L, 1);        /* 3 */
+  lua_rawgeti(L, 3, MT_CONTEXT); /* 4 */
+  lunar_txn *t = txn_at(L, 4);
+  if (!txn_push_real(L, t, 4, 3, 1)) return stale(L, 4, 2); /* 5 */
+  lua_pushvalue(L, 2);
+  if (lua_rawget(L, 5) != LUA_TTABLE) return 1; /* 6: scalars first, most reads are fields */
+  push_child(L, t, 4, 6, 3, 1, 2);
+  return 1;
+}
+
+/* ---- storing values ---- */
+
+static const char *key_text(lua_State *L, int key) {
+  if (lua_type(L, key) == LUA_TSTRING) return lua_pushfstring(L, "\"%s\"", lua_tostring(L, key));
+  if (lua_type(L, key) == LUA_TNUMBER) {
+    lua_pushvalue(L, key);
+    return lua_tostring(L, -1); /* a copy: the key itself stays a number */
+  }
+  return luaL_typename(L, key);
+}
+
+#define DATA_ONLY "state holds data only (nil, booleans, numbers, strings and tables); keep functions in the feature's module"
+
+static const char *kind_of(lua_State *L, int value) {
+  int type = lua_type(L, value);
+  return type == LUA_TTHREAD ? "coroutine" : lua_typename(L, type);
+}
+
+/* Refuses a value that is not data, stored at `key` (the error names the author's line). */
+static int refuse_value(lua_State *L, int key, int value) {
+  if (lua_type(L, key) == LUA_TSTRING)
+    return luaL_error(L, "cannot store a %s in state (field '%s'): " DATA_ONLY, kind_of(L, value), lua_tostring(L, key));
+  return luaL_error(L, "cannot store a %s in state: " DATA_ONLY, kind_of(L, value));
+}
+
+/* The same for a value inside a table being stored, at `key` of that table. */
+static int refuse_inner(lua_State *L, int key, int value) {
+  return luaL_error(L, "cannot store a %s in state (at %s of an assigned table): " DATA_ONLY, kind_of(L, value),
+                    key_text(L, key));
+}
+
+static int is_marker(lua_State *L, int context, int mt) {
+  lua_getiuservalue(L, context, UV_MARKER);
+  int marked = lua_rawequal(L, -1, mt);
+  lua_pop(L, 1);
+  return marked;
+}
+
+/* Pushes a copy of the table at `src` for the state: proxies are unwrapped, nested tables copied,
+   a table with a metatable (but LuaBridge's empty-array marker) refused, cycles refused. `visiting`
+   is the slot of the set of tables being copied (nil until a nested table appears); `key` is where
+   the whole is stored, for messages. */
+static void push_copy(lua_State *L, lunar_txn *t, int context, int src, int depth, int visiting, int key) {
+  if (depth > 200) luaL_error(L, "state nested too deeply (over 200 levels)");
+  luaL_checkstack(L, 8, "state nested too deeply");
+  int marked = 0;
+  int top = lua_gettop(L);
+  int mt = txn_proxy_metatable(L, src);
+  if (mt != 0) {
+    if (!txn_push_real(L, t, context, mt, src)) stale(L, context, key);
+    src = lua_gettop(L);
+  } else if (lua_getmetatable(L, src)) {
+    marked = is_marker(L, context, lua_gettop(L));
+    if (!marked)
+      luaL_error(L, "state holds plain tables only: the table stored at %s (or one inside it) has a metatable; "
+                 "store its data instead", key_text(L, key));
+    lua_pop(L, 1);
+  }
+  if (!lua_isnil(L, visiting)) {
+    lua_pushvalue(L, src);
+    if (lua_rawget(L, visiting) != LUA_TNIL)
+      luaL_error(L, "state cannot hold a cycle: the table stored at %s contains itself", key_text(L, key));
+    lua_pop(L, 1);
+    lua_pushvalue(L, src);
+    lua_pushboolean(L, 1);
+    lua_rawset(L, visiting);
+  }
+  lua_createtable(L, (int)lua_rawlen(L, src), 0);
+  int copy = lua_gettop(L);
+  lua_pushnil(L);
+  while (lua_next(L, src)) {
+    int kt = lua_type(L, -2);
+    if (kt != LUA_TSTRING && kt != LUA_TNUMBER)
+      luaL_error(L, "state keys are strings or numbers: the table stored at %s has a %s key", key_text(L, key),
+                 luaL_typename(L, -2));
+    switch (lua_type(L, -1)) {
+      case LUA_TTABLE:
+        if (lua_isnil(L, visiting)) {
+          /* NB: the set is made only once a nested table appears (most stored tables are rows of
+             scalars); the table being copied at depth 0 is then the first one in it. */
+          lua_newtable(L);
+          lua_pushvalue(L, src);
+          lua_pushboolean(L, 1);
+          lua_rawset(L, -3);
+          lua_replace(L, visiting);
+        }
+        push_copy(L, t, context, lua_gettop(L), depth + 1, visiting, key);
+        lua_replace(L, -2);
+        break;
+      case LUA_TFUNCTION:
+      case LUA_TUSERDATA:
+      case LUA_TLIGHTUSERDATA:
+      case LUA_TTHREAD:
+        refuse_inner(L, lua_gettop(L) - 1, lua_gettop(L));
+        break;
+      default:
+        break;
+    }
+    lua_pushvalue(L, -2);
+    lua_insert(L, -2);
+    lua_rawset(L, copy);
+  }
+  if (marked) {
+    lua_getiuservalue(L, context, UV_MARKER);
+    lua_setmetatable(L, copy);
+  }
+  if (!lua_isnil(L, visiting)) {
+    lua_pushvalue(L, src);
+    lua_pushnil(L);
+    lua_rawset(L, visiting);
+  }
+  /* leave only the copy */
+  if (copy != top + 1) lua_replace(L, top + 1);
+  lua_settop(L, top + 1);
+}
+
+static void check_key(lua_State *L, int key) {
+  int type = lua_type(L, key);
+  if (type == LUA_TSTRING) return;
+  if (type == LUA_TNIL || (type == LUA_TNUMBER && !lua_isinteger(L, key) && isnan(lua_tonumber(L, key))))
+    luaL_error(L, "state keys cannot be nil or NaN");
+}
+
+static int newindex_mm(lua_State *L) {
+  lua_settop(L, 3);
+  lua_getmetatable(L, 1);        /* 4 */
+  lua_rawgeti(L, 4, MT_CONTEXT); /* 5 */
+  lunar_txn *t = txn_at(L, 5);
+  if (!txn_push_real(L, t, 5, 4, 1)) return stale(L, 5, 2); /* 6 */
+  check_key(L, 2);
+  switch (lua_type(L, 3)) {
+    case LUA_TTABLE:
+      lua_pushnil(L); /* 7: the copy's set of tables being copied */
+      push_copy(L, t, 5, 3, 0, 7, 2);
+      lua_replace(L, 3);
+      lua_settop(L, 6);
+      break;
+    case LUA_TFUNCTION:
+    case LUA_TUSERDATA:
+    case LUA_TLIGHTUSERDATA:
+    case LUA_TTHREAD:
+      return refuse_value(L, 2, 3);
+    default:
+      break;
+  }
+  lua_pushvalue(L, 2);
+  lua_rawget(L, 6); /* 7: the value before */
+  /* NB: a write that changes nothing (`state.fact = nil` when there is none) needs no undo and
+     changes nothing to report. A stored table is always a new copy. */
+  if (lua_rawequal(L, 3, 7)) return 0;
+  lua_getiuservalue(L, 5, UV_JOURNAL); /* 8 */
+  lua_Integer at = t->count + 1;
+  lua_pushvalue(L, 6);
+  lua_rawseti(L, 8, at + LUNAR_TXN_TABLE);
+  lua_pushvalue(L, 2);
+  lua_rawseti(L, 8, at + LUNAR_TXN_KEY);
+  lua_pushvalue(L, 7);
+  lua_rawseti(L, 8, at + LUNAR_TXN_OLD);
+  txn_push_path(L, 5, 4, 1);
+  int shallow = 0;
+  if (t->routing) {
+    /* NB: the root's path is its marker, a table of no keys: either way, at most one key. */
+    shallow = lua_rawlen(L, -1) <= 1;
+  }
+  lua_rawseti(L, 8, at + LUNAR_TXN_PATH);
+  if (shallow && t->shallow++ == 0) {
+    /* NB: composition's routing checks its containers only after a write this shallow. */
+    lua_pushboolean(L, 1);
+    lua_rawseti(L, 8, LUNAR_TXN_SHALLOW);
+    t->flagged = 1;
+  }
+  /* NB: counted only once the entry is whole, so a memory error above leaves no half entry. */
+  t->count = at - 1 + LUNAR_TXN_STRIDE;
+  lua_pushvalue(L, 2);
+  lua_pushvalue(L, 3);
+  lua_rawset(L, 6);
+  return 0;
+}
+
+static int len_mm(lua_State *L) {
+  lua_settop(L, 1);
+  lua_getmetatable(L, 1);        /* 2 */
+  lua_rawgeti(L, 2, MT_CONTEXT); /* 3 */
+  if (!txn_push_real(L, txn_at(L, 3), 3, 2, 1)) {
+    lua_pushliteral(L, "#");
+    return stale(L, 3, 4);
+  }
+  lua_pushinteger(L, (lua_Integer)lua_rawlen(L, -1));
+  return 1;
+}
+
+int txn_next(lua_State *L) {
+  lua_settop(L, 2);
+  int mt = txn_proxy_metatable(L, 1); /* 3 */
+  if (mt == 0) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    if (lua_next(L, 1)) return 2;
+    lua_pushnil(L);
+    return 1;
+  }
+  lua_rawgeti(L, mt, MT_CONTEXT); /* 4 */
+  lunar_txn *t = txn_at(L, 4);
+  if (!txn_push_real(L, t, 4, mt, 1)) { /* 5 */
+    lua_pushliteral(L, "pairs");
+    return stale(L, 4, 5);
+  }
+  lua_pushvalue(L, 2);
+  if (!lua_next(L, 5)) {
+    lua_pushnil(L);
+    return 1;
+  }
+  /* 6: the key, 7: the value */
+  if (lua_type(L, 7) == LUA_TTABLE) {
+    push_child(L, t, 4, 7, mt, 1, 6);
+    lua_replace(L, 7);
+    lua_settop(L, 7);
+  }
+  return 2;
+}
+
+static int pairs_mm(lua_State *L) {
+  lua_settop(L, 1);
+  lua_getmetatable(L, 1);        /* 2 */
+  lua_rawgeti(L, 2, MT_CONTEXT); /* 3 */
+  if (!txn_push_real(L, txn_at(L, 3), 3, 2, 1)) {
+    lua_pushliteral(L, "pairs");
+    return stale(L, 3, 4);
+  }
+  lua_pushcfunction(L, txn_next);
+  lua_pushvalue(L, 1);
+  lua_pushnil(L);
+  return 3;
+}

@@ -1,0 +1,91 @@
+#ifndef LUNAR_TRANSACTION_H
+#define LUNAR_TRANSACTION_H
+
+#include "CLuaTransaction.h"
+
+/*
+ * Shared by the files of the transaction: the context and its user values, and the layout of a
+ * proxy's metatable. Defined here once; the prelude never sees them (it calls the functions of
+ * transaction.c).
+ */
+
+#define TXN_NAME "lunar.transaction"
+
+struct lunar_txn {
+  int active;              /* a reducer call runs: proxies answer */
+  int open;                /* a call's writes are neither committed nor rolled back */
+  int routing;             /* the call runs a composed feature's routing (see LUNAR_TXN_SHALLOW) */
+  int flagged;             /* journal[LUNAR_TXN_SHALLOW] is set */
+  lua_Integer generation;  /* the running call's number: a proxy of another call is stale */
+  lua_Integer count;       /* journal slots in use */
+  lua_Integer shallow;     /* writes of the call at a path of at most one key */
+  lua_Integer proxies;     /* nested proxies cached by the call (the cache is emptied after it) */
+  lua_Integer loose;       /* effects built during the call and not yet returned or combined
+                              (lunar/loose.lua): while there are some, the call ends through `finish` */
+  const void *root;        /* the call's root proxy: the only live one */
+  int self;                /* a registry reference to the context's userdata */
+  /* interned keys and paths, for the host's caches (see lunar_txn_change) */
+  lua_Integer epoch;
+  int interned;
+  /* the last call's report */
+  lunar_txn_change *changes;
+  int capacity;
+};
+
+/* The context's user values. */
+enum {
+  UV_JOURNAL = 1,  /* the journal table (entries: see CLuaTransaction.h) */
+  UV_PROXIES,      /* the running call's nested proxies: real table -> proxy, and proxy -> real table */
+  UV_PATHS,        /* the running call's nested proxies: proxy -> its keys from the root */
+  UV_NESTED,       /* the metatable all nested proxies share */
+  UV_MARKER,       /* the empty-array marker metatable (a table with it is plain state too) */
+  UV_ROOTS,        /* resident state table -> its root proxy's metatable (weak keys) */
+  UV_ROOTPATH,     /* the path marker of the root's own fields */
+  UV_HANDLES,      /* effect handles: number -> what the effect runs */
+  UV_PENDING,      /* the handles the open transaction registered (an array) */
+  UV_FINISH,       /* the prelude's finish(result): the effect as data */
+  UV_STALE,        /* the prelude's stale(key): raises "state used outside its reducer call" */
+  UV_INTERNED,     /* key or path -> id, for the current epoch */
+  UV_COUNT = UV_INTERNED
+};
+
+/* A proxy is an empty table (so `next` and raw access find nothing in it). A root proxy's metatable
+   (one per resident state table) carries, in its array part, the real table and the root's path
+   marker; a nested proxy's metatable is shared, and its real table and path are found in the
+   call's tables (UV_PROXIES, UV_PATHS), which each call empties: a proxy of another call finds
+   nothing, and is stale. */
+enum {
+  MT_REAL = 1,     /* a root proxy's state table (nil in the nested proxies' metatable) */
+  MT_PATH,         /* the root's path marker (nil in the nested proxies' metatable) */
+  MT_CONTEXT,      /* the transaction context */
+  MT_SIZE = MT_CONTEXT
+};
+
+static inline lunar_txn *txn_at(lua_State *L, int idx) { return (lunar_txn *)lua_touserdata(L, idx); }
+
+/* proxies.c */
+/* If the value at idx is a state proxy of this module, pushes its metatable and returns the
+   metatable's index; otherwise pushes nothing and returns 0. Never runs a script's code. */
+int txn_proxy_metatable(lua_State *L, int idx);
+/* Pushes the proxy of the table at `real` (its path at `path`) for the running call: the call's
+   own if it made one, else a new one. */
+void txn_proxy_of(lua_State *L, lunar_txn *t, int context, int real, int path);
+/* Pushes the root proxies' metatable of the state table at `real` (made once, kept weakly). */
+void txn_root_metatable(lua_State *L, lunar_txn *t, int context, int real);
+/* Pushes the metatable nested proxies share. */
+void txn_push_nested_metatable(lua_State *L, int context);
+/* With the metatable of the proxy at `idx` at `mt`: pushes its real table and returns 1 when it is
+   live in the running call; pushes nothing and returns 0 when it is stale. */
+int txn_push_real(lua_State *L, lunar_txn *t, int context, int mt, int idx);
+/* The same for its path: the root's marker (and returns 1) or its keys (and returns 0). */
+int txn_push_path(lua_State *L, int context, int mt, int idx);
+/* Empties the call's proxies (at the end of a call that made some). */
+void txn_forget_proxies(lua_State *L, lunar_txn *t, int context);
+/* The sandbox's `next`: state proxies iterate their table (tables read as proxies). */
+int txn_next(lua_State *L);
+
+/* report.c */
+/* Fills `out` with the running call's changes; pushes the values the host reads off the stack. */
+void txn_report(lua_State *L, lunar_txn *t, int context, lunar_txn_outcome *out);
+
+#endif

@@ -42,7 +42,7 @@ import Testing
   }
 
   @Test func offlineTheListIsDogCeosRecordedBreedsSortedByName() async throws {
-    let output = try await Lunar.run(["run", "examples/dogs"], input: Self.appear + "\n")
+    let output = try await Lunar.run(["run", "examples/dogs", "--view"], input: Self.appear + "\n")
 
     #expect(output.status == 0, "\(output)")
     let breeds = try #require(Self.loadedBreeds(output), "\(output)")
@@ -59,7 +59,7 @@ import Testing
       Self.tap("terrier"), ":wait",
       #"{ type = "detail", action = { type = "closeTapped" } }"#,
     ].joined(separator: "\n") + "\n"
-    let output = try await Lunar.run(["run", "examples/dogs"], input: input)
+    let output = try await Lunar.run(["run", "examples/dogs", "--view"], input: input)
 
     #expect(output.status == 0, "\(output)")
     #expect(output.events.named("error").isEmpty, "\(output)")
@@ -74,7 +74,7 @@ import Testing
     let input = [Self.appear, ":wait", Self.tap("hound"), ":wait"].joined(separator: "\n") + "\n"
     let picture = try Self.recordedImage("hound")
     for _ in 1...2 {
-      let output = try await Lunar.run(["run", "examples/dogs"], input: input)
+      let output = try await Lunar.run(["run", "examples/dogs", "--view"], input: input)
       #expect(output.status == 0, "\(output)")
       #expect(Self.views(output).last?.hasPrefix("‹ Dogs\nHound\n  image: \(picture)\n  sub-breeds:\n    • Afghan") == true, "\(output)")
     }

@@ -25,9 +25,9 @@ struct JSONEventTests {
     #expect(errors.map { $0.string("kind") } == ["output", "output", "output", "output"])
     #expect(errors.map { $0.string("message") } == [
       #"the action event cannot be written as JSON: action: the key "\xFE" is not valid UTF-8 at byte 0 (0xFE); JSON text must be UTF-8"#,
-      #"the state event cannot be written as JSON: state.last: the key "\xFE" is not valid UTF-8 at byte 0 (0xFE); JSON text must be UTF-8"#,
+      #"the state event cannot be written as JSON: patch[2].value: the key "\xFE" is not valid UTF-8 at byte 0 (0xFE); JSON text must be UTF-8"#,
       "the action event cannot be written as JSON: action.x: NaN (not a number) is not a JSON number",
-      "the state event cannot be written as JSON: state.last.x: NaN (not a number) is not a JSON number",
+      "the state event cannot be written as JSON: patch[2].value.x: NaN (not a number) is not a JSON number",
     ])
     #expect(output.events.named("state").last?.state?["count"] as? Int == 3, "the later action ran")
   }
@@ -63,5 +63,50 @@ struct JSONEventTests {
     let replayed = try await Lunar.run(["replay", recording])
     #expect(replayed.status != 0)
     #expect(replayed.stderr.contains("session.jsonl:2: this session was not fully recorded: the action line cannot be written as JSON: action.x: NaN (not a number) is not a JSON number"), "\(replayed)")
+  }
+}
+
+/// A state event carries what changed: applied in order to the ready event's state, the patches
+/// give every state the feature went through.
+@Suite struct StatePatchEventTests {
+  @Test func patchesReplayedOnTheReadyStateGiveTheFullStates() async throws {
+    let input = """
+      add title=milk
+      add title=eggs
+      add title=tea
+      { type = "todos", id = 2, action = { type = "toggle" } }
+      edit id=1
+      { type = "editing", action = { type = "setTitle", title = "oat milk" } }
+      { type = "editing", action = { type = "save" } }
+      delete id=2
+      clearCompleted
+      filter filter=done
+
+      """
+    let data = try makeTemporaryFolder()
+    defer { removeTemporaryFolder(data) }
+    let environment = ["XDG_DATA_HOME": data.path]
+    let patched = try await Lunar.run(["run", "examples/todos", "--timeout", "0"], input: input, environment: environment)
+    try FileManager.default.removeItem(at: data.appendingPathComponent("lunar"))
+    let full = try await Lunar.run(["run", "examples/todos", "--timeout", "0", "--full-state"], input: input, environment: environment)
+
+    let patches = patched.events.named("state")
+    #expect(patches.count == 10, "\(patched)")
+    #expect(patches.allSatisfy { $0["patch"] != nil && !$0.line.contains(#""state":"#) }, "no event carries the state")
+    #expect(StatePatchEventTests.texts(patches) == StatePatchEventTests.texts(full.events.named("state")), "\(patched)")
+  }
+
+  @Test func anActionThatChangesNothingHasAnEmptyPatch() async throws {
+    let output = try await Lunar.run(["run", "examples/counter"], input: "unknownAction\n")
+
+    #expect(output.lines.contains(#"{"changed":false,"event":"state","patch":[]}"#), "\(output)")
+  }
+
+  /// Each event's state as sorted JSON text.
+  static func texts(_ events: [Event]) -> [String] {
+    events.map { event in
+      (try? JSONSerialization.data(withJSONObject: event.state ?? [:], options: [.sortedKeys]))
+        .map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
   }
 }

@@ -22,7 +22,7 @@ import Testing
     defer { removeTemporaryFolder(folder) }
 
     _ = try await Lunar.run(["new", "my-counter"], in: folder)
-    let output = try await Lunar.run(["run", "my-counter"], input: "increment\nincrement\ndecrement\n", in: folder)
+    let output = try await Lunar.run(["run", "my-counter", "--view"], input: "increment\nincrement\ndecrement\n", in: folder)
 
     #expect(output.status == 0, "\(output)")
     #expect(output.events.first?.string("feature") == "MyCounter")

@@ -8,6 +8,27 @@ import Testing
 
     #expect(output.status == 0, "\(output)")
     #expect(output.lines == [
+      #"{"event":"ready","feature":"Counter","state":{"count":0,"loading":false,"timerRunning":false}}"#,
+      #"{"action":{"type":"increment"},"event":"action","source":"input"}"#,
+      #"{"changed":true,"event":"state","patch":[{"op":"set","path":["count"],"value":1}]}"#,
+      #"{"action":{"type":"increment"},"event":"action","source":"input"}"#,
+      #"{"changed":true,"event":"state","patch":[{"op":"set","path":["count"],"value":2}]}"#,
+      #"{"action":{"type":"factTapped"},"event":"action","source":"input"}"#,
+      #"{"changed":true,"event":"state","patch":[{"op":"set","path":["loading"],"value":true}]}"#,
+      #"{"action":"factTapped","event":"effect","running":1,"status":"started"}"#,
+      #"{"action":{"fact":"2 is the only even prime number.","type":"factLoaded"},"event":"action","source":"effect"}"#,
+      #"{"changed":true,"event":"state","patch":[{"op":"set","path":["loading"],"value":false},{"op":"set","path":["fact"],"value":"2 is the only even prime number."}]}"#,
+      #"{"action":"factTapped","event":"effect","running":0,"status":"finished"}"#,
+    ])
+    #expect(output.stderr.isEmpty, "\(output)")
+  }
+
+  @Test func fullStateAndViewPutTheWholeStateAndTheViewInEachEvent() async throws {
+    let output = try await Lunar.run(
+      ["run", "examples/counter", "--full-state", "--view"], input: "increment\nincrement\nfactTapped\n")
+
+    #expect(output.status == 0, "\(output)")
+    #expect(output.lines == [
       #"{"event":"ready","feature":"Counter","state":{"count":0,"loading":false,"timerRunning":false},"view":"  [ - ]  0  [ + ]\n  timer: off"}"#,
       #"{"action":{"type":"increment"},"event":"action","source":"input"}"#,
       #"{"changed":true,"event":"state","state":{"count":1,"loading":false,"timerRunning":false},"view":"  [ - ]  1  [ + ]\n  timer: off"}"#,

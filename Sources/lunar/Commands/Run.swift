@@ -35,8 +35,10 @@ struct Run: AsyncParsableCommand {
 
       With --json, or when standard input is not a terminal, each input line is an action in any \
       of these forms, and every event is one JSON object per line on standard output:
-        {"event":"action",…} {"event":"state","state":…} {"event":"effect",…}
+        {"event":"ready","state":…} {"event":"action",…} {"event":"effect",…}
+        {"event":"state","changed":true,"patch":[{"op":"set","path":["count"],"value":1}]}
         {"event":"error","message":…,"file":…,"line":…} {"event":"warning","message":…}
+      The ready event carries the whole state, and each state event what changed, in order:       "set" puts value at path (keys from the root; array positions count from 1, and       count + 1 appends), "remove" removes the key at path. --full-state puts the whole state in       each state event instead; --view adds the feature's view when it changed.
       At the end of input, lunar waits for running effects (at most --timeout seconds) and exits \
       0, or 1 if an error occurred; a :quit line leaves at once, cancelling them. Without --keep-going it stops at the first error. A value \
       JSON cannot hold (NaN, text that is not UTF-8) is an error event of kind "output", and the \
@@ -68,6 +70,12 @@ struct Run: AsyncParsableCommand {
 
   @Option(help: "Seconds to wait for running effects at the end of input.")
   var timeout: Double = 5
+
+  @Flag(help: "In JSON events, carry the whole state after each action instead of what changed.")
+  var fullState = false
+
+  @Flag(help: "In JSON events, carry the feature's view when it changed (rendered on every change).")
+  var view = false
 
   @Flag(help: "Go on after an error (input, reducer or effect) instead of stopping.")
   var keepGoing = false
@@ -112,7 +120,7 @@ struct Run: AsyncParsableCommand {
     let tap = devtools.enabled ? DevtoolsDependencyTap() : nil
     if let tap { dependencies = tap.tapping(dependencies) }
     let scripted = json || !StandardInput.isTerminal
-    let output: RunOutput = scripted ? JSONRunOutput() : TextRunOutput()
+    let output: RunOutput = scripted ? JSONRunOutput(fullState: fullState, showsView: view) : TextRunOutput()
     // NB: what the core reports (a shared file renamed aside or not readable) is part of the run.
     let issues = RunIssueReporter(output: output)
     IssueReporters.current = [issues]

@@ -9,7 +9,11 @@ import LunarHostSupport
 protocol RunOutput: AnyObject {
   func ready(feature: String, state: LuaState, view: String?)
   func action(_ action: LuaValue, source: String)
-  func state(before: LuaState, after: LuaState, view: String?)
+  /// The state after an action. `changes` says what changed, in order (`nil`: not known, compare
+  /// the states); `view` is the feature's view when it changed and this output shows views.
+  func state(before: LuaState, after: LuaState, changes: [LuaStateChange]?, view: String?)
+  /// Whether the feature's view is worth rendering for this output after each change.
+  var showsView: Bool { get }
   func effect(_ status: String, for action: LuaValue, running: Int)
   func error(_ error: LuaFeatureError)
   func inputError(_ message: String, line: String)
@@ -25,15 +29,28 @@ protocol RunOutput: AnyObject {
   func printed(_ text: String)
 }
 
+extension RunOutput {
+  /// The state after an action, its changes not known.
+  func state(before: LuaState, after: LuaState, view: String?) {
+    state(before: before, after: after, changes: nil, view: view)
+  }
+}
+
 /// `{"event":…}` lines on standard output.
 @MainActor
 final class JSONRunOutput: RunOutput {
   private(set) var hostErrors = 0
   /// The plugin every event names (`"plugin": "dogs"`), in `lunar host`.
   let plugin: String?
+  /// Whether state events carry the whole state (`--full-state`) rather than what changed.
+  var fullState = false
+  /// Whether events carry the feature's view (`--view`).
+  var showsView = true
 
-  init(plugin: String? = nil) {
+  init(plugin: String? = nil, fullState: Bool = false, showsView: Bool = true) {
     self.plugin = plugin
+    self.fullState = fullState
+    self.showsView = showsView
   }
 
   /// Writes `object` as one line, with the plugin's name when there is one.
@@ -61,10 +78,24 @@ final class JSONRunOutput: RunOutput {
     emit(["event": "action", "source": source, "action": action])
   }
 
-  func state(before: LuaState, after: LuaState, view: String?) {
-    var event: [String: Any] = ["event": "state", "state": after.value, "changed": before != after]
+  func state(before: LuaState, after: LuaState, changes: [LuaStateChange]?, view: String?) {
+    var event: [String: Any] = ["event": "state"]
+    if let changes, !fullState {
+      event["changed"] = !changes.isEmpty
+      event["patch"] = LuaValue.array(changes.map(Self.patchEntry))
+    } else {
+      event["changed"] = changes.map { !$0.isEmpty } ?? (before != after)
+      event["state"] = after.value
+    }
     if let view { event["view"] = view }
     emit(event)
+  }
+
+  /// One change as the `patch` of a state event: `{"op":"set","path":["todos",3],"value":…}` or
+  /// `{"op":"remove","path":["editing"]}`.
+  static func patchEntry(_ change: LuaStateChange) -> LuaValue {
+    if change.value.isNil { return ["op": "remove", "path": .array(change.path)] }
+    return ["op": "set", "path": .array(change.path), "value": change.value]
   }
 
   func effect(_ status: String, for action: LuaValue, running: Int) {
@@ -129,7 +160,9 @@ final class TextRunOutput: RunOutput {
     print(tag + terminal.bold("\(arrow) \(action)") + (source == "input" ? "" : terminal.dim("  (from an effect)")))
   }
 
-  func state(before: LuaState, after: LuaState, view: String?) {
+  var showsView: Bool { true }
+
+  func state(before: LuaState, after: LuaState, changes: [LuaStateChange]?, view: String?) {
     if let difference = diff(before, after) {
       print(terminal.diff(difference))
     } else {

@@ -22,7 +22,10 @@ extension RunSession {
   private func reloaded(_ event: HotReloadEvent, by reloader: HotReloader) {
     let root = feature.location?.root
     let error = event.error.map { error in feature.location.map { error.pointingAtScript($0) } ?? error }
-    if event.succeeded { feature = reloader.feature }
+    if event.succeeded {
+      feature = reloader.feature
+      stateRewritten = true
+    }
     let files = event.changedFiles.map { file in
       guard let root, file.path.hasPrefix(root.path + "/") else { return file.path }
       return String(file.path.dropFirst(root.path.count + 1))

@@ -45,6 +45,9 @@ final class RunSession {
   private var replacement: LuaState?
   /// Whether the action being reduced came from input.
   private var reducingInput = false
+  /// Whether the state may have changed outside of the reducer's report since the last action (a
+  /// reload ran `migrate`): the next state event carries the whole state.
+  var stateRewritten = false
   /// Told after each action the feature reduced (from input or from an effect), with the state
   /// after it: replay compares them with the recording.
   var onReduce: ((_ action: LuaValue, _ fromInput: Bool, _ state: LuaState) -> Void)?
@@ -83,7 +86,7 @@ final class RunSession {
 
   func start() {
     issues?.deliverPending()
-    output.ready(feature: feature.name, state: store.state, view: render(store.state))
+    output.ready(feature: feature.name, state: store.state, view: output.showsView ? render(store.state) : nil)
   }
 
   /// Handles one line of input; returns `false` when the session should stop.
@@ -215,8 +218,14 @@ final class RunSession {
     issues?.deliverPending()
     recorder?.state(after)
     onReduce?(action, reducingInput, after)
-    let view = before == after ? nil : render(after)
-    output.state(before: before, after: after, view: view)
+    // NB: what changed comes from the reducer's own change report: telling it costs what changed,
+    //     not the size of the state (comparing the states would not).
+    // NB: after a reload, `migrate` may have rewritten the state outside of any action's changes.
+    let changes = stateRewritten ? nil : luaReducer.lastChanges
+    stateRewritten = false
+    let changed = changes.map { !$0.isEmpty } ?? (before != after)
+    let view = changed && (output.showsView || inspector != nil) ? render(after) : nil
+    output.state(before: before, after: after, changes: changes, view: output.showsView ? view : nil)
     inspector?.didReduce(state: after, view: view)
   }
 

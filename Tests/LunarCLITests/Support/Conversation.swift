@@ -11,6 +11,8 @@ final class Conversation: @unchecked Sendable {
   private var lines: [String] = []
   private var read = 0
   private var ended = false
+  /// The state so far, from the events read (state events carry what changed).
+  private var mirror = StateMirror()
 
   init(_ arguments: [String]) async throws {
     let binary = try await Lunar.binary()
@@ -67,7 +69,7 @@ final class Conversation: @unchecked Sendable {
       while read < lines.count {
         let line = lines[read]
         read += 1
-        if let event = Event(line: line), event.name == name { return event }
+        if let event = Event(line: line).map({ mirror.follow($0) }), event.name == name { return event }
       }
       if ended || !condition.wait(until: deadline) { return nil }
     }

@@ -28,8 +28,12 @@ enum Lunar {
       }
     }
 
-    /// Standard output's lines read as JSON objects (lines that are not JSON objects are skipped).
-    var events: [Event] { lines.compactMap(Event.init(line:)) }
+    /// Standard output's lines read as JSON objects (lines that are not JSON objects are skipped),
+    /// each state event's `state` rebuilt from the ones before it (see ``StateMirror``).
+    var events: [Event] {
+      var mirror = StateMirror()
+      return lines.compactMap(Event.init(line:)).map { mirror.follow($0) }
+    }
 
     var description: String {
       "exit \(status)\(timedOut ? " (timed out)" : "")\n--- stdout\n\(stdout.prefix(4000))\n--- stderr\n\(stderr.prefix(4000))"
@@ -266,7 +270,7 @@ struct LunarBinaryError: Error, CustomStringConvertible {
 
 /// One JSON object printed by `lunar` (`{"event":"state",…}`).
 struct Event: @unchecked Sendable, CustomStringConvertible {
-  let object: [String: Any]
+  var object: [String: Any]
   let line: String
 
   init?(line: String) {

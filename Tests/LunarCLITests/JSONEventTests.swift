@@ -56,7 +56,7 @@ struct JSONEventTests {
     let folder = try makeTemporaryFolder()
     defer { removeTemporaryFolder(folder) }
     let recording = folder.appendingPathComponent("session.jsonl").path
-    let recorded = try await Lunar.run(["run", Self.echo, "--record", recording, "--keep-going"], input: "{ type = \"nan\", x = 0/0 }\n")
+    let recorded = try await Lunar.run(["run", Self.echo, "--record", recording, "--keep-going", "--time-limit", "60"], input: "{ type = \"nan\", x = 0/0 }\n")
     #expect(recorded.status == 1, "\(recorded)")
     #expect(recorded.events.named("error").contains { $0.string("kind") == "record" && $0.string("message") == "not recorded: the action line cannot be written as JSON: action.x: NaN (not a number) is not a JSON number" }, "\(recorded)")
 
@@ -86,9 +86,9 @@ struct JSONEventTests {
     let data = try makeTemporaryFolder()
     defer { removeTemporaryFolder(data) }
     let environment = ["XDG_DATA_HOME": data.path]
-    let patched = try await Lunar.run(["run", "examples/todos", "--timeout", "0"], input: input, environment: environment)
+    let patched = try await Lunar.run(["run", "examples/todos", "--timeout", "0", "--time-limit", "60"], input: input, environment: environment)
     try FileManager.default.removeItem(at: data.appendingPathComponent("lunar"))
-    let full = try await Lunar.run(["run", "examples/todos", "--timeout", "0", "--full-state"], input: input, environment: environment)
+    let full = try await Lunar.run(["run", "examples/todos", "--timeout", "0", "--full-state", "--time-limit", "60"], input: input, environment: environment)
 
     let patches = patched.events.named("state")
     #expect(patches.count == 10, "\(patched)")

@@ -10,7 +10,7 @@ import Testing
     defer { removeTemporaryFolder(folder) }
     let file = folder.appendingPathComponent("session.jsonl").path
 
-    let recorded = try await Lunar.run(["run", "examples/counter", "--record", file], input: Self.session)
+    let recorded = try await Lunar.run(["run", "examples/counter", "--record", file, "--time-limit", "60"], input: Self.session)
     #expect(recorded.status == 0, "\(recorded)")
     let replayed = try await Lunar.run(["replay", file, "--json"])
 
@@ -24,7 +24,7 @@ import Testing
     defer { removeTemporaryFolder(folder) }
     let file = folder.appendingPathComponent("session.jsonl")
 
-    _ = try await Lunar.run(["run", "examples/counter", "--record", file.path], input: "factTapped\n")
+    _ = try await Lunar.run(["run", "examples/counter", "--record", file.path, "--time-limit", "60"], input: "factTapped\n")
     let text = try String(contentsOf: file, encoding: .utf8)
     let edited = text.replacingOccurrences(of: "0 is the additive identity.", with: "0 is a recorded fact.")
     try Data(edited.utf8).write(to: file)
@@ -41,7 +41,7 @@ import Testing
     defer { removeTemporaryFolder(folder) }
     let file = folder.appendingPathComponent("session.jsonl")
 
-    _ = try await Lunar.run(["run", "examples/counter", "--record", file.path], input: "increment\nincrement\n")
+    _ = try await Lunar.run(["run", "examples/counter", "--record", file.path, "--time-limit", "60"], input: "increment\nincrement\n")
     let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n").map(String.init)
     let tampered = lines.map { line in
       line.contains(#""kind":"state""#) && line.contains(#""count":2"#)
@@ -49,7 +49,7 @@ import Testing
     }
     #expect(tampered != lines)
     try Data((tampered.joined(separator: "\n") + "\n").utf8).write(to: file)
-    let replayed = try await Lunar.run(["replay", file.path])
+    let replayed = try await Lunar.run(["replay", file.path, "--time-limit", "60"])
 
     #expect(replayed.status == 1, "\(replayed)")
     #expect(replayed.stdout.contains("replay diverged at action 2"), "\(replayed)")
@@ -63,7 +63,7 @@ import Testing
     let file = folder.appendingPathComponent("notes.txt")
     try Data("hello\n".utf8).write(to: file)
 
-    let replayed = try await Lunar.run(["replay", file.path])
+    let replayed = try await Lunar.run(["replay", file.path, "--time-limit", "60"])
 
     #expect(replayed.status != 0)
     #expect(replayed.stderr.contains("\(file.path):1: not a line of a recording"), "\(replayed)")
@@ -77,12 +77,12 @@ import Testing
     let todos = data.appendingPathComponent("lunar/shared/todos.json")
 
     // The session saves its list; the next one starts from it, and saves a longer one.
-    _ = try await Lunar.run(["run", "examples/todos", "--timeout", "0"], input: "add title=milk\n", environment: environment)
+    _ = try await Lunar.run(["run", "examples/todos", "--timeout", "0", "--time-limit", "60"], input: "add title=milk\n", environment: environment)
     let recorded = try await Lunar.run(
-      ["run", "examples/todos", "--record", file, "--timeout", "0"], input: "add title=eggs\n", environment: environment)
+      ["run", "examples/todos", "--record", file, "--time-limit", "60", "--timeout", "0"], input: "add title=eggs\n", environment: environment)
     #expect(recorded.status == 0, "\(recorded)")
     try Data("[]".utf8).write(to: todos)
-    let replayed = try await Lunar.run(["replay", file], environment: environment)
+    let replayed = try await Lunar.run(["replay", file, "--time-limit", "60"], environment: environment)
 
     #expect(replayed.status == 0, "\(replayed)")
     #expect(replayed.stdout == "replayed 1 actions: same states\n", "\(replayed)")
@@ -96,9 +96,9 @@ import Testing
 
     // The timer sleeps a second between ticks: it ticks once, and is stopped in its second sleep.
     let recorded = try await Lunar.run(
-      ["run", "examples/counter", "--record", file, "--timeout", "1.5"], input: "toggleTimer\n")
+      ["run", "examples/counter", "--record", file, "--time-limit", "60", "--timeout", "1.5"], input: "toggleTimer\n")
     #expect(recorded.status == 0, "\(recorded)")
-    let replayed = try await Lunar.run(["replay", file])
+    let replayed = try await Lunar.run(["replay", file, "--time-limit", "60"])
 
     #expect(replayed.status == 0, "\(replayed)")
     #expect(replayed.stderr.isEmpty, "\(replayed)")
@@ -109,8 +109,8 @@ import Testing
     defer { removeTemporaryFolder(folder) }
     let file = folder.appendingPathComponent("session.jsonl").path
 
-    _ = try await Lunar.run(["run", "examples/counter", "--record", file], input: "increment\nfactTapped\n:wait\n")
-    let replayed = try await Lunar.run(["replay", file])
+    _ = try await Lunar.run(["run", "examples/counter", "--record", file, "--time-limit", "60"], input: "increment\nfactTapped\n:wait\n")
+    let replayed = try await Lunar.run(["replay", file, "--time-limit", "60"])
 
     #expect(replayed.status == 0, "\(replayed)")
     #expect(replayed.stdout == "replayed 2 actions and 1 from effects: same states\n", "\(replayed)")
@@ -121,13 +121,13 @@ import Testing
     defer { removeTemporaryFolder(folder) }
     let file = folder.appendingPathComponent("session.jsonl")
 
-    _ = try await Lunar.run(["run", "examples/counter", "--record", file.path], input: "factTapped\n:wait\n")
+    _ = try await Lunar.run(["run", "examples/counter", "--record", file.path, "--time-limit", "60"], input: "factTapped\n:wait\n")
     let text = try String(contentsOf: file, encoding: .utf8)
     let tampered = text.split(separator: "\n").map { line in
       line.contains(#""kind":"effectAction""#) ? line.replacingOccurrences(of: "factLoaded", with: "factFailed") : String(line)
     }.joined(separator: "\n")
     try Data(tampered.utf8).write(to: file)
-    let replayed = try await Lunar.run(["replay", file.path])
+    let replayed = try await Lunar.run(["replay", file.path, "--time-limit", "60"])
 
     #expect(replayed.status == 1, "\(replayed)")
     #expect(replayed.stdout.contains("replay diverged at action 2: the recording has"), "\(replayed)")

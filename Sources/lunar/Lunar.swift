@@ -23,6 +23,7 @@ struct Lunar: AsyncParsableCommand {
         lunar --generate-completion-script zsh > "${fpath[1]}/_lunar"
         lunar --generate-completion-script fish > ~/.config/fish/completions/lunar.fish
       """,
+    version: Lunar.version,
     subcommands: [Run.self, HostCommand.self, Test.self, Check.self, List.self, New.self, Replay.self]
   )
 

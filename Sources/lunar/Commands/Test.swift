@@ -14,10 +14,11 @@ struct Test: AsyncParsableCommand {
       with their file:line and state diffs (− expected, + actual), then "N passed, N failed". \
       Exits 1 when a test fails.
 
-      A test file looks like:
+      A test file sits next to its feature, which it requires by file name (feature.lua is \
+      "feature"), and looks like:
 
         local test = require "lunar.test"
-        local Counter = require "counter"
+        local Counter = require "feature"
 
         test("incrementing", function()
           local store = test.store(Counter)

@@ -10,7 +10,14 @@ struct ObservingReducer<Base: Reducer<LuaState, LuaValue>>: Reducer {
   /// it returns replaces the store's instead, and the base reducer does not run (the devtools'
   /// "resume from here").
   let willReduce: @MainActor @Sendable (_ action: LuaValue) -> LuaState?
-  let didReduce: @MainActor @Sendable (_ action: LuaValue, _ before: LuaState, _ after: LuaState) -> Void
+  /// Called after the base reducer ran, with the state before (when ``keepsBefore``) and after.
+  let didReduce: @MainActor @Sendable (_ action: LuaValue, _ before: LuaState?, _ after: LuaState) -> Void
+  /// Whether `didReduce` needs the state before the action.
+  ///
+  /// > Important: Keeping it costs the size of what the action changes: the reducer then writes
+  /// > into a state that is shared, and copies each array and table on the way to its writes (a
+  /// > whole list of 100,000 rows to toggle one). Keep it only to show a diff.
+  var keepsBefore = true
 
   func reduce(into state: inout LuaState, action: LuaValue) -> Effect<LuaValue> {
     let willReduce = self.willReduce
@@ -19,7 +26,7 @@ struct ObservingReducer<Base: Reducer<LuaState, LuaValue>>: Reducer {
       state = replacement
       return .none
     }
-    let before = state
+    let before = keepsBefore ? state : nil
     let effect = base.reduce(into: &state, action: action)
     let after = state
     MainActor.assumeIsolated { didReduce(action, before, after) }

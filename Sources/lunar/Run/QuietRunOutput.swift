@@ -13,7 +13,8 @@ final class QuietRunOutput: RunOutput {
   func ready(feature: String, state: LuaState, view: String?) {}
   func action(_ action: LuaValue, source: String) {}
   var showsView: Bool { false }
-  func state(before: LuaState, after: LuaState, changes: [LuaStateChange]?, view: String?) {}
+  var needsStateBefore: Bool { false }
+  func state(before: LuaState?, after: LuaState, changes: [LuaStateChange]?, view: String?) {}
   func effect(_ status: String, for action: LuaValue, running: Int) {}
   func error(_ error: LuaFeatureError) { errors.append(error.description) }
   func inputError(_ message: String, line: String) { errors.append("error: \(message)") }

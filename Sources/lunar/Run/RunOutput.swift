@@ -11,9 +11,13 @@ protocol RunOutput: AnyObject {
   func action(_ action: LuaValue, source: String)
   /// The state after an action. `changes` says what changed, in order (`nil`: not known, compare
   /// the states); `view` is the feature's view when it changed and this output shows views.
-  func state(before: LuaState, after: LuaState, changes: [LuaStateChange]?, view: String?)
+  /// `before` is there when ``needsStateBefore``.
+  func state(before: LuaState?, after: LuaState, changes: [LuaStateChange]?, view: String?)
   /// Whether the feature's view is worth rendering for this output after each change.
   var showsView: Bool { get }
+  /// Whether ``state(before:after:changes:view:)`` needs the state before the action (to show a
+  /// diff). Keeping it costs each action the size of what it changes.
+  var needsStateBefore: Bool { get }
   func effect(_ status: String, for action: LuaValue, running: Int)
   func error(_ error: LuaFeatureError)
   func inputError(_ message: String, line: String)
@@ -31,7 +35,7 @@ protocol RunOutput: AnyObject {
 
 extension RunOutput {
   /// The state after an action, its changes not known.
-  func state(before: LuaState, after: LuaState, view: String?) {
+  func state(before: LuaState?, after: LuaState, view: String?) {
     state(before: before, after: after, changes: nil, view: view)
   }
 }
@@ -78,13 +82,15 @@ final class JSONRunOutput: RunOutput {
     emit(["event": "action", "source": source, "action": action])
   }
 
-  func state(before: LuaState, after: LuaState, changes: [LuaStateChange]?, view: String?) {
+  var needsStateBefore: Bool { false }
+
+  func state(before: LuaState?, after: LuaState, changes: [LuaStateChange]?, view: String?) {
     var event: [String: Any] = ["event": "state"]
     if let changes, !fullState {
       event["changed"] = !changes.isEmpty
       event["patch"] = LuaValue.array(changes.map(Self.patchEntry))
     } else {
-      event["changed"] = changes.map { !$0.isEmpty } ?? (before != after)
+      event["changed"] = changes.map { !$0.isEmpty } ?? before.map { $0 != after } ?? true
       event["state"] = after.value
     }
     if let view { event["view"] = view }
@@ -161,9 +167,10 @@ final class TextRunOutput: RunOutput {
   }
 
   var showsView: Bool { true }
+  var needsStateBefore: Bool { true }
 
-  func state(before: LuaState, after: LuaState, changes: [LuaStateChange]?, view: String?) {
-    if let difference = diff(before, after) {
+  func state(before: LuaState?, after: LuaState, changes: [LuaStateChange]?, view: String?) {
+    if let difference = before.flatMap({ diff($0, after) }) {
       print(terminal.diff(difference))
     } else {
       print(terminal.dim("  (no state change)"))

@@ -70,7 +70,8 @@ final class RunSession {
     let reducer = ObservingReducer(
       base: luaReducer,
       willReduce: { [weak self] action in self?.willReduce(action) },
-      didReduce: { [weak self] action, before, after in self?.didReduce(action, before: before, after: after) }
+      didReduce: { [weak self] action, before, after in self?.didReduce(action, before: before, after: after) },
+      keepsBefore: output.needsStateBefore
     )
     self.store = Store(initialState: initialState ?? feature.initialState) { reducer }
     host.onError = { [weak self] error in self?.failed(error) }
@@ -214,7 +215,7 @@ final class RunSession {
     return nil
   }
 
-  private func didReduce(_ action: LuaValue, before: LuaState, after: LuaState) {
+  private func didReduce(_ action: LuaValue, before: LuaState?, after: LuaState) {
     issues?.deliverPending()
     recorder?.state(after)
     onReduce?(action, reducingInput, after)
@@ -223,7 +224,7 @@ final class RunSession {
     // NB: after a reload, `migrate` may have rewritten the state outside of any action's changes.
     let changes = stateRewritten ? nil : luaReducer.lastChanges
     stateRewritten = false
-    let changed = changes.map { !$0.isEmpty } ?? (before != after)
+    let changed = changes.map { !$0.isEmpty } ?? before.map { $0 != after } ?? true
     let view = changed && (output.showsView || inspector != nil) ? render(after) : nil
     output.state(before: before, after: after, changes: changes, view: output.showsView ? view : nil)
     inspector?.didReduce(state: after, view: view)

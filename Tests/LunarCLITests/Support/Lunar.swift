@@ -111,7 +111,7 @@ enum Lunar {
     try await run(arguments, input: Data(input.utf8), in: folder, environment: environment, timeout: timeout)
   }
 
-  private static func runBlocking(
+  static func runBlocking(
     _ binary: URL, _ arguments: [String], input: Data, in folder: URL, environment extra: [String: String] = [:],
     timeout: Double
   ) throws -> Output {

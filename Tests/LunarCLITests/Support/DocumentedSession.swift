@@ -85,24 +85,12 @@ struct DocumentedSession: CustomStringConvertible {
 
   /// One line against its documented form: `…` for any text, times for any time.
   static func lineMatches(_ expected: String, _ actual: String) -> Bool {
-    var pattern = "^"
-    var rest = Substring(expected)
-    let time = try! NSRegularExpression(pattern: #"^[0-9]+(\.[0-9]+)? (ms|µs|s)\b"#)
-    while let character = rest.first {
-      if character == "…" {
-        pattern += ".*"
-        rest = rest.dropFirst()
-      } else if let match = time.firstMatch(in: String(rest), range: NSRange(rest.startIndex..., in: rest)),
-        let range = Range(match.range, in: rest), character.isNumber
-      {
-        let unit = rest[range].split(separator: " ").last!
-        pattern += #"[0-9]+(\.[0-9]+)? "# + unit
-        rest = rest[range.upperBound...]
-      } else {
-        pattern += NSRegularExpression.escapedPattern(for: String(character))
-        rest = rest.dropFirst()
-      }
+    let time = try! NSRegularExpression(pattern: #"[0-9]+(\\\.[0-9]+)? (ms|µs|s)\b"#)
+    let pieces = expected.components(separatedBy: "…").map { piece in
+      let escaped = NSRegularExpression.escapedPattern(for: piece)
+      return time.stringByReplacingMatches(
+        in: escaped, range: NSRange(escaped.startIndex..., in: escaped), withTemplate: #"[0-9]+(\\.[0-9]+)? $2"#)
     }
-    return actual.range(of: pattern + "$", options: .regularExpression) != nil
+    return actual.range(of: "^" + pieces.joined(separator: ".*") + "$", options: .regularExpression) != nil
   }
 }

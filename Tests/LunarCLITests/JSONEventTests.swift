@@ -69,29 +69,58 @@ struct JSONEventTests {
 /// A state event carries what changed: applied in order to the ready event's state, the patches
 /// give every state the feature went through.
 @Suite struct StatePatchEventTests {
+  /// A list with every kind of write: fields set and removed, rows added, changed, removed from
+  /// the middle and the end, the list emptied and replaced.
+  static let rows = """
+    local lunar = require "lunar"
+    return lunar.feature {
+      name = "Rows",
+      initial = { rows = {}, title = "rows" },
+      reduce = function(state, action)
+        local t, rows = action.type, state.rows
+        if t == "add" then rows[#rows + 1] = { id = action.id, tags = {} }
+        elseif t == "tag" then table.insert(rows[action.at].tags, action.tag)
+        elseif t == "removeAt" then table.remove(rows, action.at)
+        elseif t == "pop" then rows[#rows] = nil
+        elseif t == "clear" then state.rows = {}
+        elseif t == "replace" then state.rows = { { id = 9, tags = { "x" } } }
+        elseif t == "rename" then state.title = action.title
+        elseif t == "note" then state.note = action.text
+        elseif t == "unnote" then state.note = nil
+        elseif t == "sort" then table.sort(rows, function(a, b) return a.id > b.id end)
+        end
+      end,
+    }
+    """
+
   @Test func patchesReplayedOnTheReadyStateGiveTheFullStates() async throws {
+    let folder = try makeTemporaryFolder()
+    defer { removeTemporaryFolder(folder) }
+    try Data(Self.rows.utf8).write(to: folder.appendingPathComponent("feature.lua"))
     let input = """
-      add title=milk
-      add title=eggs
-      add title=tea
-      { type = "todos", id = 2, action = { type = "toggle" } }
-      edit id=1
-      { type = "editing", action = { type = "setTitle", title = "oat milk" } }
-      { type = "editing", action = { type = "save" } }
-      delete id=2
-      clearCompleted
-      filter filter=done
+      add id=1
+      add id=2
+      add id=3
+      tag at=2 tag=b
+      note text=hi
+      sort
+      removeAt at=2
+      rename title=list
+      unnote
+      unnote
+      pop
+      add id=4
+      clear
+      add id=5
+      replace
+      tag at=1 tag=y
 
       """
-    let data = try makeTemporaryFolder()
-    defer { removeTemporaryFolder(data) }
-    let environment = ["XDG_DATA_HOME": data.path]
-    let patched = try await Lunar.run(["run", "examples/todos", "--timeout", "0", "--time-limit", "60"], input: input, environment: environment)
-    try FileManager.default.removeItem(at: data.appendingPathComponent("lunar"))
-    let full = try await Lunar.run(["run", "examples/todos", "--timeout", "0", "--full-state", "--time-limit", "60"], input: input, environment: environment)
+    let patched = try await Lunar.run(["run", folder.path, "--time-limit", "60"], input: input)
+    let full = try await Lunar.run(["run", folder.path, "--full-state", "--time-limit", "60"], input: input)
 
     let patches = patched.events.named("state")
-    #expect(patches.count == 10, "\(patched)")
+    #expect(patches.count == 16, "\(patched)")
     #expect(patches.allSatisfy { $0["patch"] != nil && !$0.line.contains(#""state":"#) }, "no event carries the state")
     #expect(StatePatchEventTests.texts(patches) == StatePatchEventTests.texts(full.events.named("state")), "\(patched)")
   }

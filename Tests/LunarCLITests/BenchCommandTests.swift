@@ -30,6 +30,25 @@ struct BenchCommandTests {
   }
 }
 
+/// `lunar-bench mix`: every action of the mix, timed on Lunar and on the Redux-style store (a tiny
+/// run: the figures mean nothing here, only that each side ran and checked its state).
+struct MixBenchTests {
+  @Test func benchMixTimesEveryActionOnBothSides() async throws {
+    let output = try await Lunar.run(["mix", "--iterations", "40", "--repetitions", "1", "--json"], program: "lunar-bench")
+    #expect(output.status == 0, "\(output)")
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any], "\(output)")
+    let actions = try #require(object["actions"] as? [[String: Any]], "\(output)")
+    #expect(actions.compactMap { $0["action"] as? String } == [
+      "increment", "twoWrites", "nested", "toggleRow", "toggleRow10", "toggleRow10000", "addRemove", "addRemove10", "effect",
+    ])
+    for action in actions {
+      #expect((action["lunarNs"] as? Double ?? 0) > 0, "\(action)")
+      #expect((action["reduxNs"] as? Double ?? 0) > 0, "\(action)")
+    }
+  }
+}
+
 /// `lunar-bench plugins`: the scale figures' shape (a tiny run; the figures mean nothing here).
 struct PluginScaleBenchTests {
   @Test func benchPluginsReportsMemoryPerVMAndStoreAndTheSpreads() async throws {

@@ -40,7 +40,7 @@ import Testing
     let output = try await Lunar.run(["--help"], program: "lunar-bench")
 
     #expect(output.status == 0, "\(output)")
-    for command in ["all", "core", "lua", "feature", "bridge", "reload", "compose", "plugins"] {
+    for command in ["all", "core", "lua", "feature", "mix", "bridge", "reload", "compose", "plugins"] {
       #expect(output.stdout.contains("  \(command) "), "lunar-bench --help does not list \(command)\n\(output)")
     }
   }

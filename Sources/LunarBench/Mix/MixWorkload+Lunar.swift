@@ -36,23 +36,24 @@ extension MixWorkload {
     return Store(initialState: LuaState(.table(fields))) { feature.reducer() }
   }
 
-  /// Sends the workload's action `times` times through `store` (a store from ``makeLunarStore()``),
-  /// cancelling each effect's task at once.
+  /// Sends the workload's actions `actions` (from 1 for a new store) through `store`, a store from
+  /// ``makeLunarStore()``, cancelling each effect's task at once.
   @MainActor
-  public func send(times: Int, to store: Store<LuaState, LuaValue>) {
+  public func send(_ actions: ClosedRange<Int>, to store: Store<LuaState, LuaValue>) {
     if kind == "addRemove" {
-      for i in 1...times { store.send(action(i)).cancel() }
+      for i in actions { store.send(action(i)).cancel() }
     } else {
       let action = action(1)
-      for _ in 0..<times { store.send(action).cancel() }
+      for _ in actions { store.send(action).cancel() }
     }
   }
 
-  /// Sets up Lunar's side of the workload and sends its action `times` times.
+  /// Sets up Lunar's side of the workload, sends its action `times` times, and checks the state
+  /// they made.
   @MainActor
   public func runLunar(times: Int) throws {
     let store = try makeLunarStore()
-    send(times: times, to: store)
+    send(1...times, to: store)
     try check(store.state.value, times: times)
   }
 

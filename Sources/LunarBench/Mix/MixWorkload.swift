@@ -49,6 +49,12 @@ public enum MixWorkload: String, CaseIterable, Sendable {
     }
   }
 
+  /// Whether one action costs a side a millisecond or more (a list copied whole, or checked row by
+  /// row): the benchmarks send fewer of them.
+  public var isCostly: Bool {
+    self == .toggleRow10000 || self == .addRemove
+  }
+
   /// The kind of action, as `bench/redux_mix.lua` names it.
   var kind: String {
     switch self {

@@ -18,6 +18,8 @@ struct Bench: AsyncParsableCommand {
                                                   a Swift reducer and a Redux store in plain Lua
         swift run -c release lunar-bench feature examples/counter
                                                   ns/action for a feature's scripted action mix
+        swift run -c release lunar-bench mix      the action mix: Lunar against the same actions
+                                                  in a Redux-style store in plain Lua
         swift run -c release lunar-bench bridge   LuaBridge calls and encoding against the C API
         swift run -c release lunar-bench compose  a row of a 1,000-row lunar.forEach against
                                                   the same row's feature alone
@@ -30,7 +32,7 @@ struct Bench: AsyncParsableCommand {
       instructions per action of an action mix (Lunar against the same actions in a Redux-style \
       store in plain Lua) with callgrind.
       """,
-    subcommands: [All.self, Core.self, Lua.self, Feature.self, Bridge.self, ReloadBench.self, Compose.self, Plugins.self],
+    subcommands: [All.self, Core.self, Lua.self, Feature.self, Mix.self, Bridge.self, ReloadBench.self, Compose.self, Plugins.self],
     defaultSubcommand: All.self
   )
 

@@ -185,23 +185,33 @@ local actions = {
   effect = factTapped,
 }
 
---- Dispatches `times` actions of `kind` to a store over `rows` rows, plain (Store nil) or Rodux's
---- (`Store` from `rodux`); returns the store.
-function M.run(kind, rows, times, Store)
-  local action = assert(actions[kind], "unknown action kind " .. tostring(kind))
-  local store
+--- A store of the mix over `rows` rows: the plain one (Store nil, with one listener) or Rodux's
+--- (`Store` from `rodux`), the thunk middleware in both.
+function M.makeStore(rows, Store)
   if Store then
-    store = Store.new(M.reducer, M.initialState(rows), { M.thunk })
-  else
-    store = M.createStore(M.reducer, M.initialState(rows), { M.thunk })
-    local seen = 0
-    store:subscribe(function()
-      seen = seen + 1
-    end)
+    return Store.new(M.reducer, M.initialState(rows), { M.thunk })
   end
-  for i = 1, times do
+  local store = M.createStore(M.reducer, M.initialState(rows), { M.thunk })
+  local seen = 0
+  store:subscribe(function()
+    seen = seen + 1
+  end)
+  return store
+end
+
+--- Dispatches the actions `first` to `last` of `kind` over `rows` rows to `store`.
+function M.dispatch(store, kind, rows, first, last)
+  local action = assert(actions[kind], "unknown action kind " .. tostring(kind))
+  for i = first, last do
     store:dispatch(action(i, rows))
   end
+end
+
+--- Dispatches `times` actions of `kind` to a new store over `rows` rows (see `makeStore`), checks
+--- its state, and returns it.
+function M.run(kind, rows, times, Store)
+  local store = M.makeStore(rows, Store)
+  M.dispatch(store, kind, rows, 1, times)
   M.check(kind, rows, times, store:getState())
   return store
 end

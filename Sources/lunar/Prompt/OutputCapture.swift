@@ -36,8 +36,11 @@ final class OutputCapture: @unchecked Sendable {
   }
 
   /// Puts the terminal back on standard output and standard error. What is still in the pipe
-  /// should have been read first (``drain()``).
-  func restore() {
+  /// should have been read first (``drain(pause:limit:)``).
+  ///
+  /// - Parameter closing: Whether to close the pipe and the copy of the terminal; `false` when
+  ///   another thread may still use them (a closed descriptor's number could be reused).
+  func restore(closing: Bool = true) {
     guard !restored else { return }
     restored = true
     flushStandardOutput()
@@ -46,17 +49,19 @@ final class OutputCapture: @unchecked Sendable {
       dup2(savedError, STDERR_FILENO)
       close(savedError)
     }
-    close(terminal)
-    close(pipe)
+    if closing {
+      close(terminal)
+      close(pipe)
+    }
     Terminal.capturedTerminals.withLock { $0.subtract([STDOUT_FILENO, STDERR_FILENO]) }
   }
 
   /// What the pipe holds now, and what follows within `pause` milliseconds of the previous write
-  /// (for at most `limit` milliseconds in all).
-  func drain(pause: Int32 = 0, limit: Int = 30) -> [UInt8] {
+  /// (for at most `limit` milliseconds in all; `nil`: until the pipe is empty, however long).
+  func drain(pause: Int32 = 0, limit: Int? = 30) -> [UInt8] {
     var all: [UInt8] = []
-    let deadline = ContinuousClock.now.advanced(by: .milliseconds(limit))
-    while ContinuousClock.now < deadline {
+    let deadline = limit.map { ContinuousClock.now.advanced(by: .milliseconds($0)) }
+    while deadline.map({ ContinuousClock.now < $0 }) ?? true {
       var check = pollfd(fd: pipe, events: Int16(POLLIN), revents: 0)
       guard poll(&check, 1, pause) > 0, check.revents & Int16(POLLIN) != 0 else { return all }
       let chunk = read()

@@ -25,11 +25,15 @@ final class Prompt: @unchecked Sendable {
   /// A pipe whose bytes wake the thread up: a new prompt to show, or the end.
   private let wake: (read: Int32, write: Int32)
   private let stopped = DispatchSemaphore(value: 0)
+  /// The terminal's settings before the editor changed them.
+  private var terminalSettings = termios()
   // NB: `lock` guards what the main actor asks of the thread, and `closed`.
   private let lock = NSLock()
   private var requestedPrompt: String?
   private var stopping = false
   private var closed = false
+  /// Whether the thread is inside a key, where libedit may wait for the rest of a sequence.
+  private var readingKey = false
 
   /// Opens the prompt when standard input and output are both a terminal and libedit can drive it;
   /// `nil` otherwise (then read ``StandardInput/lines()``).
@@ -47,6 +51,7 @@ final class Prompt: @unchecked Sendable {
       return nil
     }
     let session = Prompt(capture: capture, wake: (ends[0], ends[1]))
+    tcgetattr(STDIN_FILENO, &session.terminalSettings)
     let opened = DispatchSemaphore(value: 0)
     let editorOpened = LockIsolatedFlag()
     let thread = Thread {
@@ -94,7 +99,19 @@ final class Prompt: @unchecked Sendable {
     flushStandardOutput()
     LineEditor.write(wake.write, "q")
     // NB: bounded: a prompt that cannot finish must not keep the process from ending.
-    _ = stopped.wait(timeout: .now() + .seconds(1))
+    var finished = stopped.wait(timeout: .now() + .seconds(1)) == .success
+    if !finished && !lock.withLock({ readingKey }) {
+      // NB: a thread that is only slow to be scheduled (a busy machine) still prints what is left.
+      finished = stopped.wait(timeout: .now() + .seconds(30)) == .success
+    }
+    guard finished else {
+      // NB: the thread waits for the rest of a key that never comes (a lone escape): print what is
+      //     left and put the terminal back here, or the shell after us would get it in raw mode.
+      LineEditor.write(capture.terminal, capture.drain(limit: nil))
+      tcsetattr(STDIN_FILENO, TCSANOW, &terminalSettings)
+      capture.restore(closing: false)
+      return
+    }
     capture.restore()
     Foundation.close(wake.write)
     Foundation.close(wake.read)
@@ -144,7 +161,10 @@ final class Prompt: @unchecked Sendable {
         }
       }
       if fds[2].revents & Int16(POLLIN) != 0 {
-        switch editor.key() {
+        lock.withLock { readingKey = true }
+        let key = editor.key()
+        lock.withLock { readingKey = false }
+        switch key {
         case .editing: break
         case let .line(line): continuation.yield(.text(line))
         case .end:
@@ -174,7 +194,7 @@ final class Prompt: @unchecked Sendable {
   }
 
   private func finish(_ editor: LineEditor, partial: [UInt8], hiding: Bool) {
-    var rest = partial + capture.drain()
+    var rest = partial + capture.drain(limit: nil)
     if let last = rest.last, last != UInt8(ascii: "\n") { rest.append(UInt8(ascii: "\n")) }
     if hiding { editor.hide() }
     LineEditor.write(capture.terminal, terminalLines(rest[...]))

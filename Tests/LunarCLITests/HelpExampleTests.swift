@@ -16,7 +16,7 @@ import Testing
     try FileManager.default.copyItem(at: Lunar.packageRoot.appendingPathComponent("examples/counter"), to: counter)
     try Data(sample.utf8).write(to: counter.appendingPathComponent("help_test.lua"))
 
-    let tested = try await Lunar.run(["test", counter.appendingPathComponent("help_test.lua").path])
+    let tested = try await Lunar.run(["test", "--time-limit", "60", counter.appendingPathComponent("help_test.lua").path])
 
     #expect(tested.status == 0, "the sample:\n\(sample)\n\(tested)")
   }

@@ -94,13 +94,13 @@ import Testing
     let feature = try Self.feature(server: server.url)
     defer { removeTemporaryFolder(feature.deletingLastPathComponent()) }
 
-    let before = try await Lunar.run(["test", feature.path])
+    let before = try await Lunar.run(["test", "--time-limit", "60", feature.path])
     #expect(before.status == 1, "\(before)")
     #expect(before.stdout.contains("no recorded response for GET \(server.url)/quotes/1"), "\(before)")
     #expect(server.requests().isEmpty, "\(server.requests())")
 
     _ = try await Self.run(feature, deps: "record", input: "fetch n=1\n")
-    let after = try await Lunar.run(["test", feature.path])
+    let after = try await Lunar.run(["test", "--time-limit", "60", feature.path])
     #expect(after.status == 0, "\(after)")
     #expect(after.stdout.contains("1 passed, 0 failed"), "\(after)")
     #expect(server.requested("/quotes/1") && server.requests().count == 1, "the recording asks once, the tests never: \(server.requests())")

@@ -12,7 +12,7 @@ import Testing
     #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("timer/feature.lua").path))
     #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("timer/timer_test.lua").path))
 
-    let tested = try await Lunar.run(["test", "timer"], in: folder)
+    let tested = try await Lunar.run(["test", "--time-limit", "60", "timer"], in: folder)
     #expect(tested.status == 0, "\(tested)")
     #expect(tested.lines.last == "2 passed, 0 failed", "\(tested)")
   }
@@ -81,7 +81,7 @@ import Testing
       #expect(copy.hasPrefix("---@meta"), "\(name)")
     }
 
-    let tested = try await Lunar.run(["test", "timer"], in: folder)
+    let tested = try await Lunar.run(["test", "--time-limit", "60", "timer"], in: folder)
     #expect(tested.lines.last == "2 passed, 0 failed", "\(tested)")
   }
 }

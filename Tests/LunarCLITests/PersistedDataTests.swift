@@ -140,7 +140,7 @@ struct PersistedDataTests {
     let host = try await RunningHost(["run", Self.persist, "--json"], environment: data.environment)
     try await host.waitFor { $0.contains(#""event":"ready""#) }
 
-    let output = try await Lunar.run(["test", Self.persist], environment: data.environment)
+    let output = try await Lunar.run(["test", "--time-limit", "60", Self.persist], environment: data.environment)
     #expect(output.status == 0, "\(output)")
     #expect(try await host.finish() == 0)
     #expect(!FileManager.default.fileExists(atPath: data.settings.path), "tests wrote no file")

@@ -4,14 +4,14 @@ import Testing
 /// `lunar test`: runs `*_test.lua` files and reports like a test runner.
 @Suite struct TestCommandTests {
   @Test func aFailingTestGivesExit1AndTheCounts() async throws {
-    let output = try await Lunar.run(["test", Lunar.fixture("mixed")])
+    let output = try await Lunar.run(["test", "--time-limit", "60", Lunar.fixture("mixed")])
 
     #expect(output.status == 1, "\(output)")
     #expect(output.lines.last == "1 passed, 1 failed", "\(output)")
   }
 
   @Test func aFailureShowsItsFileLineAndADiff() async throws {
-    let output = try await Lunar.run(["test", Lunar.fixture("mixed")])
+    let output = try await Lunar.run(["test", "--time-limit", "60", Lunar.fixture("mixed")])
 
     #expect(output.stdout.contains("✔ increment adds one"), "\(output)")
     #expect(output.stdout.contains("✘ decrement expects the wrong count"), "\(output)")
@@ -21,8 +21,16 @@ import Testing
     #expect(output.stdout.contains("(Expected: −, Actual: +)"), "\(output)")
   }
 
+  @Test func theHostLimitsApplyToTheTestsAsToRun() async throws {
+    let output = try await Lunar.run(["test", "--instruction-limit", "50", Lunar.fixture("mixed"), "--filter", "increment"])
+
+    #expect(output.status == 1, "\(output)")
+    #expect(output.stdout.contains("ran out of its instruction budget"), "\(output)")
+    #expect(output.lines.last == "0 passed, 1 failed", "\(output)")
+  }
+
   @Test func filterRunsOnlyTheMatchingTests() async throws {
-    let output = try await Lunar.run(["test", Lunar.fixture("mixed"), "--filter", "increment"])
+    let output = try await Lunar.run(["test", "--time-limit", "60", Lunar.fixture("mixed"), "--filter", "increment"])
 
     #expect(output.status == 0, "\(output)")
     #expect(output.lines.last == "1 passed, 0 failed", "\(output)")
@@ -30,14 +38,14 @@ import Testing
   }
 
   @Test func aFilterMatchingNothingIsAnError() async throws {
-    let output = try await Lunar.run(["test", Lunar.fixture("mixed"), "--filter", "no such test"])
+    let output = try await Lunar.run(["test", "--time-limit", "60", Lunar.fixture("mixed"), "--filter", "no such test"])
 
     #expect(output.status == 1, "\(output)")
     #expect(output.stderr.contains(#"no test matches --filter "no such test""#), "\(output)")
   }
 
   @Test func jsonWritesALinePerTestAndASummary() async throws {
-    let output = try await Lunar.run(["test", Lunar.fixture("mixed"), "--json"])
+    let output = try await Lunar.run(["test", "--time-limit", "60", Lunar.fixture("mixed"), "--json"])
 
     #expect(output.status == 1, "\(output)")
     let events = output.events
@@ -56,14 +64,14 @@ import Testing
   }
 
   @Test func theExamplesTestsPass() async throws {
-    let output = try await Lunar.run(["test", "examples/counter"])
+    let output = try await Lunar.run(["test", "--time-limit", "60", "examples/counter"])
 
     #expect(output.status == 0, "\(output)")
     #expect(output.lines.last == "6 passed, 0 failed", "\(output)")
   }
 
   @Test func aPathWithNoTestsIsAnError() async throws {
-    let output = try await Lunar.run(["test", Lunar.fixture("echo")])
+    let output = try await Lunar.run(["test", "--time-limit", "60", Lunar.fixture("echo")])
 
     #expect(output.status == 1, "\(output)")
     #expect(output.stderr.contains("no *_test.lua files under"), "\(output)")
@@ -72,7 +80,7 @@ import Testing
 
 extension TestCommandTests {
   @Test func anErrorRaisedInATestIsAFailureAtItsLineNamedOnce() async throws {
-    let output = try await Lunar.run(["test", Lunar.fixture("raising")])
+    let output = try await Lunar.run(["test", "--time-limit", "60", Lunar.fixture("raising")])
 
     #expect(output.status == 1, "\(output)")
     #expect(output.lines.contains("    raising_test.lua:4: kaboom"), "\(output)")

@@ -39,6 +39,9 @@ struct Test: AsyncParsableCommand {
   @Option(help: "Dependencies: offline (recorded answers in the feature's fixtures/http), record or live.")
   var deps: DependencyMode = .offline
 
+  @OptionGroup(title: "Limits")
+  var limits: HostLimitOptions
+
   @OptionGroup(title: "Output")
   var colors: ColorOptions
 
@@ -53,7 +56,10 @@ struct Test: AsyncParsableCommand {
     var passed = 0
     var failed = 0
     for file in files {
-      let runner = LuaTestRunner(dependencies: HostDependencies.dependencies(mode: deps, root: file.deletingLastPathComponent()))
+      let runner = LuaTestRunner(
+        dependencies: HostDependencies.dependencies(mode: deps, root: file.deletingLastPathComponent()),
+        limits: limits.limits
+      )
       let results = await runner.run(file: file, filter: filter)
       if !json, !results.isEmpty { print(terminal.bold(TestFiles.display(file))) }
       for result in results {

@@ -46,13 +46,14 @@ struct SharedTests {
     #expect(Shared(todos[id: 3]) == nil)
   }
 
-  @Test func anUnwrappedElementKeepsItsLastValueOnceRemoved() throws {
+  @Test func anUnwrappedElementKeepsAValueOfItsOwnOnceRemoved() throws {
     let todos = Shared<IdentifiedArrayOf<SharedTodo>>([SharedTodo(id: 1, title: "Milk")])
     let todo = try #require(Shared(todos[id: 1]))
     todos.withLock { $0.removeAll() }
     #expect(todo.value.title == "Milk")
     todo.withLock { $0.title = "Bread" }
     #expect(todos.value.isEmpty)
+    #expect(todo.value.title == "Bread")
   }
 
   @Test func concurrentWithLockIncrementsAreNotLost() async {

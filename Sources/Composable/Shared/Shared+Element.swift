@@ -1,3 +1,4 @@
+import Foundation
 import IdentifiedCollections
 
 extension Shared {
@@ -20,8 +21,9 @@ extension Shared {
   /// guard let todo = Shared(state.todos[id: id]) else { return .none }
   /// ```
   ///
-  /// > Important: If the value later becomes `nil` (the element is removed), reading the unwrapped
-  /// > value gives the last value it had when unwrapped, and writes to it are ignored.
+  /// > Important: If the value later becomes `nil` (the element is removed), the unwrapped value
+  /// > keeps a value of its own: the last one read or written through it. Writes then change only
+  /// > that value; once the optional has a value again, the unwrapped value follows it again.
   public init?(_ optional: Shared<Value?>) {
     guard let current = optional.wrappedValue else { return nil }
     let unwrap = \Value?.[sharedUnwrapping: SharedFallback(current)]
@@ -42,9 +44,22 @@ extension Shared where Value: _MutableIdentifiedCollection {
   /// ```
   ///
   /// > Important: The collection is the elements as they are now: an element added later is not
-  /// > in it, and a removed element's `Shared` keeps its last value (writes to it are ignored).
+  /// > in it, and a removed element's `Shared` keeps a value of its own (see ``init(_:)``).
   public var elements: [Shared<Value.Element>] {
     wrappedValue.ids.compactMap { id in Shared<Value.Element>(field(\Value.[id: id])) }
+  }
+}
+
+extension RangeReplaceableCollection {
+  /// The elements of a shared identified array as shared values (swift-sharing's spelling of
+  /// ``Shared/elements``).
+  ///
+  /// ```swift
+  /// let todos = Array(state.$todos)   // [Shared<Todo>]
+  /// ```
+  public init<Value: _MutableIdentifiedCollection>(_ shared: Shared<Value>)
+  where Element == Shared<Value.Element> {
+    self.init(shared.elements)
   }
 }
 
@@ -61,18 +76,31 @@ extension SharedReader where Value: _IdentifiedCollection {
   }
 }
 
-/// The value an unwrapped `Shared` reads once its optional is `nil`. Hashed by identity, as key path
-/// subscript arguments must be hashable.
+/// The value an unwrapped `Shared` keeps for when its optional is `nil`: the last one read or
+/// written through it. Hashed by identity, as key path subscript arguments must be hashable.
 final class SharedFallback<Wrapped>: Hashable, @unchecked Sendable {
-  let value: Wrapped
-  init(_ value: Wrapped) { self.value = value }
+  // NB: Its own lock: a frozen copy of the shared value reads through the same key path.
+  private let lock = NSLock()
+  private var last: Wrapped
+  init(_ value: Wrapped) { self.last = value }
+  var value: Wrapped {
+    get { lock.withLock { last } }
+    set { lock.withLock { last = newValue } }
+  }
   static func == (lhs: SharedFallback, rhs: SharedFallback) -> Bool { lhs === rhs }
   func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
 
 extension Optional {
   subscript(sharedUnwrapping fallback: SharedFallback<Wrapped>) -> Wrapped {
-    get { self ?? fallback.value }
-    set { if self != nil { self = newValue } }
+    get {
+      guard let self else { return fallback.value }
+      fallback.value = self
+      return self
+    }
+    set {
+      fallback.value = newValue
+      if self != nil { self = newValue }
+    }
   }
 }

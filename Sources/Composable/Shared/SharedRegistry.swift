@@ -41,22 +41,31 @@ public final class SharedRegistry: @unchecked Sendable {
   func box<Value>(
     for id: ID, as type: Value.Type, make: () -> SharedBox<Value>
   ) -> any SharedBoxProtocol {
-    lock.lock()
-    defer { lock.unlock() }
-    if let existing = boxes[id] {
-      if existing is SharedBox<Value> { return existing }
-      reportIssue(
-        """
-        The shared key "\(id.key)" is used with two types; this use (\(Value.self)) gets a value of its own.
-
-        Use a different key for each type.
-        """
-      )
-      return make()
+    if let existing = lock.withLock({ boxes[id] }) { return checked(existing, id: id, make: make) }
+    // NB: Made outside the lock: loading may create other keyed values (a default holding a
+    //     `@Shared` of its own) or resolve dependencies, which must not wait on this lock. Two
+    //     threads loading one key at once both load it; the first to finish is kept.
+    let made = make()
+    let kept = lock.withLock {
+      if let existing = boxes[id] { return existing }
+      boxes[id] = made
+      return made
     }
-    let box = make()
-    boxes[id] = box
-    return box
+    return kept === made ? made : checked(kept, id: id, make: make)
+  }
+
+  private func checked<Value>(
+    _ existing: any SharedBoxProtocol, id: ID, make: () -> SharedBox<Value>
+  ) -> any SharedBoxProtocol {
+    if existing is SharedBox<Value> { return existing }
+    reportIssue(
+      """
+      The shared key "\(id.key)" is used with two types; this use (\(Value.self)) gets a value of its own.
+
+      Use a different key for each type.
+      """
+    )
+    return make()
   }
 }
 

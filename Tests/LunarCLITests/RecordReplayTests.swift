@@ -85,7 +85,7 @@ import Testing
     let replayed = try await Lunar.run(["replay", file, "--time-limit", "60"], environment: environment)
 
     #expect(replayed.status == 0, "\(replayed)")
-    #expect(replayed.stdout == "replayed 1 actions: same states\n", "\(replayed)")
+    #expect(replayed.stdout == "replayed 1 action: same states\n", "\(replayed)")
     #expect(try String(contentsOf: todos, encoding: .utf8) == "[]", "the replay wrote the user's file")
   }
 

@@ -112,7 +112,8 @@ struct Replay: AsyncParsableCommand {
         output)
     }
     let fromEffects = recording.effectActions
-    let summary = "replayed \(recording.steps.count - fromEffects) actions"
+    let typed = recording.steps.count - fromEffects
+    let summary = "replayed \(typed) action\(typed == 1 ? "" : "s")"
       + (fromEffects > 0 ? " and \(fromEffects) from effects" : "") + ": same states"
     if json { output.note(summary) } else { print(summary) }
     if recording.version < 2, session.hadErrors { throw ExitCode(1) }

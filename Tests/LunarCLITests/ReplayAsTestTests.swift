@@ -35,7 +35,7 @@ import Testing
     let written = try await Lunar.run(["replay", recording, "--as-test"])
     #expect(written.status == 0, "\(written)")
     #expect(written.stdout.contains("session_test.lua: 3 send(s), 1 receive(s)"), "\(written)")
-    let tested = try await Lunar.run(["test", "--time-limit", "60", example.copy.appendingPathComponent("session_test.lua").path])
+    let tested = try await Lunar.run(["test", "--time-limit", "60", example.copy.appendingPathComponent("session_test.lua").path, "--time-limit", "60"])
 
     #expect(tested.status == 0, "\(tested)")
     #expect(tested.lines.last == "1 passed, 0 failed", "\(tested)")
@@ -73,7 +73,7 @@ import Testing
     try Data(source.replacingOccurrences(of: "state.count = state.count + 1", with: "state.count = state.count + 2").utf8)
       .write(to: script)
 
-    let tested = try await Lunar.run(["test", "--time-limit", "60", example.copy.appendingPathComponent("session_test.lua").path])
+    let tested = try await Lunar.run(["test", "--time-limit", "60", example.copy.appendingPathComponent("session_test.lua").path, "--time-limit", "60"])
 
     #expect(tested.status == 1, "\(tested)")
     #expect(tested.stdout.contains("A state change does not match expectation"), "\(tested)")
@@ -87,7 +87,7 @@ import Testing
 
     let written = try await Lunar.run(["replay", recording, "--as-test"])
     #expect(written.stdout.contains("4 send(s), 2 receive(s)"), "\(written)")
-    let tested = try await Lunar.run(["test", "--time-limit", "60", example.copy.appendingPathComponent("session_test.lua").path])
+    let tested = try await Lunar.run(["test", "--time-limit", "60", example.copy.appendingPathComponent("session_test.lua").path, "--time-limit", "60"])
 
     #expect(tested.status == 0, "\(tested)")
   }

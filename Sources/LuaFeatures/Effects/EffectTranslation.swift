@@ -42,11 +42,20 @@ extension LuaFeatureInstance {
     case "none":
       return .none
     case "send":
-      return .send(path?.wrap(field("action")) ?? field("action"))
+      return .send(try declared(path?.wrap(field("action")) ?? field("action"), origin: field("origin"), action))
     case "run":
       guard let handle = field("handle").integerValue else { throw malformed("fx.run without a handle", action) }
       let origin = field("origin").stringValue ?? "?"
       // NB: named by its Lua line, so "still running" messages point at the script, not at us.
+      if feature.declaresActions {
+        return .run(origin: EffectOrigin(label: origin)) { @MainActor [weak self] send in
+          await self?.drive(handle: handle, origin: origin, send: Send { [weak self] sent in
+            let wrapped = path?.wrap(sent) ?? sent
+            guard let self, let problem = self.feature.problem(with: wrapped) else { return send(wrapped) }
+            self.host.report(LuaFeatureError(effectSending: problem, origin: origin, feature: self.feature.name, action: wrapped))
+          })
+        }
+      }
       if let path {
         return .run(origin: EffectOrigin(label: origin)) { @MainActor [weak self] send in
           await self?.drive(handle: handle, origin: origin, send: Send { send(path.wrap($0)) })
@@ -65,11 +74,11 @@ extension LuaFeatureInstance {
       return .cancel(id: LuaEffectID(instance: ObjectIdentifier(self), depth: path?.depth ?? 0, value: field("id")))
     case "debounce":
       @Dependency(\.continuousClock) var clock
-      return Effect.send(path?.wrap(field("action")) ?? field("action"))
+      return Effect.send(try declared(path?.wrap(field("action")) ?? field("action"), origin: field("origin"), action))
         .debounce(id: LuaEffectID(instance: ObjectIdentifier(self), depth: path?.depth ?? 0, value: field("id")), for: try seconds(), clock: clock)
     case "throttle":
       @Dependency(\.continuousClock) var clock
-      return Effect.send(path?.wrap(field("action")) ?? field("action"))
+      return Effect.send(try declared(path?.wrap(field("action")) ?? field("action"), origin: field("origin"), action))
         .throttle(id: LuaEffectID(instance: ObjectIdentifier(self), depth: path?.depth ?? 0, value: field("id")), for: try seconds(), clock: clock, latest: field("latest").boolValue ?? false)
     case "child":
       let key = field("key"), id = field("id"), mode = field("mode").stringValue
@@ -90,6 +99,16 @@ extension LuaFeatureInstance {
     default:
       throw malformed("unknown effect kind \(field("kind"))", action)
     }
+  }
+
+  /// `sent`, when the feature declares it (or declares no actions); otherwise an error naming the
+  /// line that built the effect.
+  private func declared(_ sent: LuaValue, origin: LuaValue, _ action: LuaValue) throws -> LuaValue {
+    guard feature.declaresActions, let problem = feature.problem(with: sent) else { return sent }
+    var error = malformed(problem, action)
+    if let origin = origin.stringValue { error = LuaFeatureError(effectSending: problem, origin: origin, feature: feature.name, action: action) }
+    error.kind = .malformedEffect
+    throw error
   }
 
   private func malformed(_ message: String, _ action: LuaValue) -> LuaFeatureError {

@@ -1,6 +1,13 @@
 import LuaBridge
 
 extension LuaFeature {
+  /// The keys of its body's children (`lunar.forEach("todos", Todo)` gives `todos`): the types of
+  /// the wrapped actions it takes for them.
+  public var childActionTypes: [String] {
+    let keys = try? host.vm.call(host.prelude.childKeys, table, returning: LuaValue.self)
+    return (keys?.arrayValue ?? []).compactMap(\.stringValue)
+  }
+
   /// The action types the feature declares in `actions = { … }`, with the keys of its body's
   /// children (whose wrapped actions it accepts), sorted; `nil` when it declares none.
   ///
@@ -26,11 +33,40 @@ extension LuaFeature {
   /// > Important: Wrapped child actions (`{ type = "todos", id = 3, action = … }`) are checked
   /// > against the child's declarations; the shape of the wrapping is composition's to check.
   public func problem(with action: LuaValue) -> String? {
+    guard declaresActions else { return nil }
     do {
       let problem = try host.vm.call(host.prelude.validateAction, table, action, returning: LuaValue.self)
       return problem.stringValue
     } catch {
       return "\(error)"
     }
+  }
+}
+
+extension LuaFeature {
+  /// The name of `names` nearest to `name` (fewest one-character edits), when it is near enough
+  /// to be a misspelling: what "did you mean" suggests.
+  ///
+  /// ```swift
+  /// LuaFeature.nearest(to: "incremnt", in: ["increment", "decrement"])   // "increment"
+  /// ```
+  public static func nearest(to name: String, in names: [String]) -> String? {
+    let lowered = name.lowercased()
+    let best = names.map { ($0, editDistance(lowered, $0.lowercased())) }.min { $0.1 < $1.1 }
+    guard let best, best.1 <= max(2, name.count / 3) else { return nil }
+    return best.0
+  }
+}
+
+extension LuaFeatureError {
+  /// An effect that sent (or was built to send) an action its feature does not declare: located
+  /// at the line that built it (`origin`, `file:line`).
+  init(effectSending problem: String, origin: String, feature: String, action: LuaValue) {
+    let parts = origin.split(separator: ":")
+    let file = parts.count == 2 ? String(parts[0]) : nil
+    let line = parts.count == 2 ? Int(parts[1]) : nil
+    self.init(
+      kind: .effect, feature: feature, message: file == nil ? problem : "\(origin): \(problem)", file: file, line: line,
+      action: action)
   }
 }

@@ -52,6 +52,9 @@ public final class LuaFeature {
   let sandbox: LuaSandbox
   /// The table `lunar.feature` made.
   let table: LuaTable
+  /// Whether the feature, or a feature of its body, declares its actions (`actions = { … }`):
+  /// only then are the actions it takes checked.
+  public let declaresActions: Bool
   let reduce: LuaFunction
   let view: LuaFunction?
   let migrate: LuaFunction?
@@ -62,6 +65,7 @@ public final class LuaFeature {
     self.host = host
     self.sandbox = sandbox
     self.table = table
+    self.declaresActions = try host.vm.call(host.prelude.declares, table, returning: Bool.self)
     self.location = location
     self.name = try table.get("name", as: String.self)
     self.initialTable = try table.get("initial", as: LuaTable.self)

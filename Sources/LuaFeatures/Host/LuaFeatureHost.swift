@@ -120,6 +120,8 @@ final class Prelude {
   let isManifest: LuaFunction
   let validateAction: LuaFunction
   let declaredTypes: LuaFunction
+  let childKeys: LuaFunction
+  let declares: LuaFunction
   let sendTag: String
   let callTag: String
   /// The functions of `lunar.test` the test runner drives.
@@ -183,6 +185,8 @@ final class Prelude {
     self.isManifest = try function("isManifest")
     self.validateAction = try function("validateAction")
     self.declaredTypes = try function("declaredTypes")
+    self.childKeys = try function("childKeys")
+    self.declares = try function("declares")
     self.sendTag = try host.get("SEND", as: String.self)
     self.callTag = try host.get("CALL", as: String.self)
     self.testing = try tests.get("testing", as: LuaTable.self)

@@ -95,9 +95,7 @@ struct FeatureCheck {
     let prefixes = Set(known.flatMap { name in
       name.split(separator: ".").indices.map { name.split(separator: ".")[...$0].joined(separator: ".") }
     })
-    let lines = source.split(separator: "\n", omittingEmptySubsequences: false).map { rawLine in
-      String(rawLine.split(separator: "--", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
-    }
+    let lines = codeLines(source)
     let aliases = typeAliases(in: lines)
     for (index, withStrings) in lines.enumerated() {
       // NB: Text inside string literals ("see os.time") is not code.
@@ -125,6 +123,28 @@ struct FeatureCheck {
       for type in actionTypes(in: withStrings, aliases: aliases) where !report.actions.contains(type) {
         report.actions.append(type)
       }
+    }
+  }
+
+  /// The action types the scripts in `files` compare against (`action.type == "x"`): what
+  /// `lunar list` shows.
+  static func comparedActionTypes(in files: [URL]) -> [String] {
+    var types: [String] = []
+    for file in files {
+      guard let source = try? String(contentsOf: file, encoding: .utf8) else { continue }
+      let lines = codeLines(source)
+      let aliases = typeAliases(in: lines)
+      for line in lines {
+        for type in actionTypes(in: line, aliases: aliases) where !types.contains(type) { types.append(type) }
+      }
+    }
+    return types
+  }
+
+  /// The lines of `source` without their comments.
+  static func codeLines(_ source: String) -> [String] {
+    source.split(separator: "\n", omittingEmptySubsequences: false).map { rawLine in
+      String(rawLine.split(separator: "--", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
     }
   }
 

@@ -103,6 +103,10 @@ final class RunSession {
       output.inputError(error.description, line: line)
       return keepGoing || StandardInput.isTerminal
     }
+    guard accepts(action, line: line) else {
+      errors += 1
+      return keepGoing || StandardInput.isTerminal
+    }
     return send(action)
   }
 

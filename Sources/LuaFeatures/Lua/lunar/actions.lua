@@ -21,24 +21,24 @@ local sort, concat = table.sort, table.concat
 local FIELD_TYPES = { string = true, number = true, integer = true, boolean = true, table = true, any = true }
 local FIELD_TYPE_NAMES = "string, number, integer, boolean, table, any"
 
--- The number of one-character edits from a to b.
+-- The number of one-character edits from a to b (insertions, deletions, substitutions, and swaps
+-- of two neighbours: "lodaed" is one edit from "loaded").
 local function distance(a, b)
   local n, m = #a, #b
-  local previous = {}
-  for j = 0, m do previous[j] = j end
+  local d = {}
+  for i = 0, n do d[i] = { [0] = i } end
+  for j = 0, m do d[0][j] = j end
   for i = 1, n do
-    local current = { [0] = i }
-    local ca = a:sub(i, i)
     for j = 1, m do
-      local cost = ca == b:sub(j, j) and 0 or 1
-      local best = previous[j] + 1
-      if current[j - 1] + 1 < best then best = current[j - 1] + 1 end
-      if previous[j - 1] + cost < best then best = previous[j - 1] + cost end
-      current[j] = best
+      local cost = a:byte(i) == b:byte(j) and 0 or 1
+      local best = math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+      if i > 1 and j > 1 and a:byte(i) == b:byte(j - 1) and a:byte(i - 1) == b:byte(j) then
+        best = math.min(best, d[i - 2][j - 2] + 1)
+      end
+      d[i][j] = best
     end
-    previous = current
   end
-  return previous[m]
+  return d[n][m]
 end
 
 --- " (did you mean \"x\"?)" for the name of `names` nearest to `name`, when one is near enough.
@@ -123,11 +123,6 @@ function hooks.actions(feature, level)
   return result
 end
 
-local function typeName(value)
-  if mathtype(value) == "integer" then return "integer" end
-  return type(value)
-end
-
 local function fits(value, fieldType)
   if fieldType == "any" then return true end
   if fieldType == "integer" then return mathtype(value) == "integer" end
@@ -174,7 +169,7 @@ function validate(feature, action)
     for key in pairs(children or {}) do names[#names + 1] = key end
     sort(names)
     return "unknown action " .. describe(actionType) .. suggestion(actionType, names) .. "; " .. feature.name ..
-      "'s actions are " .. concat(names, ", ")
+      " declares " .. concat(names, ", ")
   end
   for field, value in pairs(action) do
     if field ~= "type" and spec[field] == nil then
@@ -186,8 +181,7 @@ function validate(feature, action)
     local fieldSpec = spec[field]
     if fieldSpec ~= nil and not fits(value, fieldSpec.type) then
       return "action " .. describe(actionType) .. ": field " .. describe(field) .. " must be " ..
-        (fieldSpec.type == "integer" and "an integer" or ("a " .. fieldSpec.type)) .. ", got " .. typeName(value) ..
-        " " .. describe(value)
+        (fieldSpec.type == "integer" and "an integer" or ("a " .. fieldSpec.type)) .. ", got " .. describe(value)
     end
   end
   for _, field in ipairs(sortedKeys(spec)) do
@@ -212,3 +206,25 @@ function host.declaredTypes(feature)
   return names
 end
 hooks.declaredTypes = host.declaredTypes
+
+--- Whether `feature` or a feature of its body (at any depth) declares its actions.
+local function declares(feature, depth)
+  if rawget(feature, "declaredActions") ~= nil then return true end
+  if depth > 50 then return false end
+  for _, entry in pairs(childrenOf(feature) or {}) do
+    if entry.kind == "stack" then
+      for _, destination in pairs(entry.destinations) do
+        if declares(destination, depth + 1) then return true end
+      end
+    elseif declares(entry.child, depth + 1) then
+      return true
+    end
+  end
+  return false
+end
+function host.declares(feature) return declares(feature, 0) end
+
+--- The keys of a body's children: the types of the wrapped actions a composed feature takes.
+function host.childKeys(feature)
+  return sortedKeys(childrenOf(feature) or {})
+end

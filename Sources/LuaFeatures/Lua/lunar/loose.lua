@@ -35,7 +35,10 @@ function hooks.built(handle, description)
   end
   -- NB: level 4 is the script: this hook, then `effect` (tail-called by the fx function), then
   --     the fx function's C frame (lunar/frames.lua).
-  loose[handle] = description.origin or whereCalled(4)
+  local where = description.origin or whereCalled(4)
+  -- NB: kept in the description too: an fx.send of an undeclared action names this line.
+  description.origin = where
+  loose[handle] = where
   count(1)
 end
 

@@ -108,7 +108,7 @@ function Store:receive(matcher, expect)
       for _, name in ipairs(declared) do known = known or name == matcher end
       if not known then
         error("store:receive: unknown action " .. describe(matcher) .. base.hooks.suggestion(matcher, declared) ..
-          "; " .. self.feature.name .. "'s actions are " .. table.concat(declared, ", "), 2)
+          "; " .. self.feature.name .. " declares " .. table.concat(declared, ", "), 2)
       end
     end
   elseif type(matcher) == "table" then

@@ -1,0 +1,30 @@
+import Foundation
+import LuaBridge
+import LuaFeatures
+
+extension RunSession {
+  /// Checks an action typed or piped in before it is sent: `false` (and an input error) when the
+  /// feature declares its actions and this is none of them. A feature that declares none gets a
+  /// warning when the action's type appears nowhere in its scripts, and the action is sent.
+  func accepts(_ action: LuaValue, line: String) -> Bool {
+    if feature.declaresActions {
+      guard let problem = feature.problem(with: action) else { return true }
+      output.inputError(problem, line: line)
+      return false
+    }
+    guard let type = action[LuaString("type")].stringValue else { return true }
+    let known = Self.knownTypes(of: feature)
+    if !known.isEmpty, !known.contains(type) {
+      let near = LuaFeature.nearest(to: type, in: known.sorted()).map { " (did you mean \"\($0)\"?)" } ?? ""
+      output.warning(
+        "no script of \(feature.name) compares action.type with \"\(type)\"\(near); sent all the same "
+          + "(declare the feature's actions to refuse unknown ones)")
+    }
+    return true
+  }
+
+  /// The action types the feature's scripts compare against, and its children's keys.
+  static func knownTypes(of feature: LuaFeature) -> Set<String> {
+    Set(FeatureCheck.comparedActionTypes(in: feature.loadedFiles)).union(feature.childActionTypes)
+  }
+}

@@ -31,4 +31,20 @@ import Testing
     #expect(warnings.first?.hasPrefix(#"no script of Faulty compares action.type with "incremnt" (did you mean "increment"?)"#) == true, "\(output)")
     #expect(output.events.named("action").map(\.actionType) == ["incremnt"], "\(output)")
   }
+
+  @Test func checkNamesEveryLiteralActionTypeNoFeatureDeclares() async throws {
+    let output = try await Lunar.run(["check", Lunar.fixture("declared_typo")])
+
+    #expect(output.status == 1, "\(output)")
+    #expect(Array(output.lines.dropFirst()) == [
+      #"    feature.lua:13: unknown action "incremnt" (did you mean "increment"?); Typo declares increment, later"#,
+      #"    typo_test.lua:8: unknown action "incremetn" (did you mean "increment"?); Typo declares increment, later"#,
+    ], "\(output)")
+  }
+
+  @Test func checkPassesTheExamplesWhoseFeaturesAllDeclareTheirActions() async throws {
+    let output = try await Lunar.run(["check", "examples/counter", "examples/todos", "examples/search", "examples/dogs"])
+
+    #expect(output.status == 0, "\(output)")
+  }
 }

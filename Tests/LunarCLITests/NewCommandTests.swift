@@ -30,6 +30,17 @@ import Testing
     #expect(output.events.named("state").last?.string("view") == "count: 1")
   }
 
+  @Test func aNewFeatureDeclaresItsActionsSoAMisspellingIsRefused() async throws {
+    let folder = try makeTemporaryFolder()
+    defer { removeTemporaryFolder(folder) }
+
+    _ = try await Lunar.run(["new", "tally"], in: folder)
+    let output = try await Lunar.run(["run", "tally", "--keep-going"], input: "incremnt\nincrement\n", in: folder)
+
+    #expect(output.events.named("error").first?.string("message")?.hasPrefix(#"unknown action "incremnt" (did you mean "increment"?)"#) == true, "\(output)")
+    #expect(output.events.named("state").map { $0.state?["count"] as? Int } == [1], "\(output)")
+  }
+
   @Test func newRefusesAnExistingFolder() async throws {
     let folder = try makeTemporaryFolder()
     defer { removeTemporaryFolder(folder) }

@@ -9,6 +9,16 @@ return lunar.feature {
   name = "Counter",
   clients = { require "fact_client" },
   initial = { count = 0, fact = nil, loading = false, timerRunning = false },
+  -- Every action and its fields: any other is refused, with the nearest name.
+  actions = {
+    increment = {},
+    decrement = {},
+    factTapped = {},
+    factLoaded = { fact = "string" },
+    factFailed = { message = "string" },
+    toggleTimer = {},
+    tick = {},
+  },
 
   reduce = function(state, action, deps)
     local t = action.type

@@ -50,6 +50,13 @@ return lunar.feature {
   clients = { require "dogs_client" },
   -- image: the picture's URL once loaded; error: why it could not be.
   initial = { name = "", subBreeds = {}, loading = false },
+  actions = {
+    onAppear = {},
+    retryTapped = {},
+    imageLoaded = { url = "string" },
+    imageFailed = { message = "string" },
+    closeTapped = {},
+  },
 
   reduce = function(state, action, deps)
     if action.type == "onAppear" then

@@ -76,6 +76,16 @@ return lunar.feature {
   clients = { require "dogs_client" },
   -- status: "idle" (never appeared), "loading", "loaded" or "failed" (with `error`).
   initial = { query = "", breeds = {}, status = "idle" },
+  actions = {
+    onAppear = {},
+    retryTapped = {},
+    breedsLoaded = { breeds = "table" },
+    breedsFailed = { message = "string" },
+    queryChanged = { query = "string?" },
+    breedTapped = { breed = "string" },
+    -- For the parent: the actions the list reports, each declared like an action of its own.
+    delegate = { action = { breedSelected = { breed = "table" } } },
+  },
 
   reduce = function(state, action, deps)
     if action.type == "onAppear" then

@@ -27,6 +27,8 @@ end
 return lunar.feature {
   name = "App",
   initial = { dogs = Dogs:initialWith() },
+  -- No actions of its own: those of state.dogs and state.detail are declared by Dogs and Breed.
+  actions = {},
 
   body = {
     lunar.scope("dogs", Dogs),

@@ -31,6 +31,13 @@ return lunar.feature {
   name = "Search",
   clients = { require "words_client" },
   initial = { query = "", results = {}, loading = false, error = nil, selected = nil },
+  actions = {
+    queryChanged = { query = "string?" },
+    queryDebounced = {},
+    searchResponse = { query = "string", results = "table" },
+    searchFailed = { query = "string", message = "string" },
+    resultSelected = { word = "string" },
+  },
 
   reduce = function(state, action, deps)
     if action.type == "queryChanged" then

@@ -7,6 +7,11 @@ local fx = lunar.fx
 return lunar.feature {
   name = "Edit",
   initial = { id = 0, title = "" },
+  actions = {
+    setTitle = { title = "string?" },
+    cancel = {},
+    save = {},
+  },
 
   reduce = function(state, action)
     if action.type == "setTitle" then

@@ -109,6 +109,18 @@ end
 return lunar.feature {
   name = "Todos",
   initial = { filter = "all", backingUp = false },
+  -- Its own actions; those of a row ({ type = "todos", id = …, action = … }) and of the sheet
+  -- ({ type = "editing", action = … }) are declared by Todo and Edit.
+  actions = {
+    add = { title = "string?" },
+    delete = { id = "integer" },
+    clearCompleted = {},
+    backup = {},
+    backedUp = {},
+    backupFailed = { message = "string" },
+    filter = { filter = "string" },
+    edit = { id = "integer" },
+  },
   shared = {
     todos = lunar.shared("todos", { default = {}, storage = "file" }),
   },

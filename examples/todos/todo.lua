@@ -5,6 +5,7 @@ local lunar = require "lunar"
 return lunar.feature {
   name = "Todo",
   initial = { id = 0, title = "", done = false },
+  actions = { toggle = {} },
 
   reduce = function(state, action)
     if action.type == "toggle" then

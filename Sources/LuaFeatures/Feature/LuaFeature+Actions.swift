@@ -1,6 +1,16 @@
 import LuaBridge
 
 extension LuaFeature {
+  /// Every action type declared in the feature and the features of its body, at any depth (their
+  /// keys and `dismiss` for presented ones included), sorted; `nil` when one of them declares
+  /// none. What `lunar check` judges the literal action types of the scripts and tests against.
+  public var actionTypesOfTree: [String]? {
+    guard let names = try? host.vm.call(host.prelude.typesOfTree, table, returning: LuaValue.self),
+      let list = names.arrayValue
+    else { return nil }
+    return list.compactMap(\.stringValue)
+  }
+
   /// The keys of its body's children (`lunar.forEach("todos", Todo)` gives `todos`): the types of
   /// the wrapped actions it takes for them.
   public var childActionTypes: [String] {

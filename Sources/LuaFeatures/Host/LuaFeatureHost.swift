@@ -122,6 +122,7 @@ final class Prelude {
   let declaredTypes: LuaFunction
   let childKeys: LuaFunction
   let declares: LuaFunction
+  let typesOfTree: LuaFunction
   let sendTag: String
   let callTag: String
   /// The functions of `lunar.test` the test runner drives.
@@ -187,6 +188,7 @@ final class Prelude {
     self.declaredTypes = try function("declaredTypes")
     self.childKeys = try function("childKeys")
     self.declares = try function("declares")
+    self.typesOfTree = try function("typesOfTree")
     self.sendTag = try host.get("SEND", as: String.self)
     self.callTag = try host.get("CALL", as: String.self)
     self.testing = try tests.get("testing", as: LuaTable.self)

@@ -66,6 +66,14 @@ enum Scaffold {
       name = "\(title)",
       initial = { count = 0 },
 
+      -- Its actions and their fields ("string", "number", "integer", "boolean", "table" or "any";
+      -- a `?` makes a field optional): any other action is refused, with the nearest name.
+      actions = {
+        increment = {},
+        decrement = {},
+        incrementLater = {},
+      },
+
       reduce = function(state, action, deps)
         if action.type == "increment" then
           state.count = state.count + 1

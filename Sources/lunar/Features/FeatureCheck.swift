@@ -73,6 +73,7 @@ struct FeatureCheck {
       guard let source = try? String(contentsOf: file, encoding: .utf8) else { continue }
       scan(source, file: file.lastPathComponent, known: known, into: &report)
     }
+    if let feature = report.feature { checkActionTypes(of: feature, root: location.root, into: &report) }
     return report
   }
 
@@ -157,6 +158,9 @@ struct FeatureCheck {
     }
     return aliases
   }
+
+  static func typeAliasNames(in lines: [String]) -> Set<String> { typeAliases(in: lines) }
+  static func comparedTypes(in line: String, aliases: Set<String>) -> [String] { actionTypes(in: line, aliases: aliases) }
 
   /// Action types compared against: `action.type == "x"`, `"x" == action.type`, or `t == "x"`
   /// where `t` holds the type.

@@ -14,7 +14,7 @@
 local base, host = ...
 local hooks, describe, isFeature = base.hooks, base.describe, base.isFeature
 
-local type, pairs, rawget, error, tostring = type, pairs, rawget, error, tostring
+local type, pairs, rawget, error = type, pairs, rawget, error
 local mathtype = math.type
 local sort, concat = table.sort, table.concat
 
@@ -75,52 +75,60 @@ local function childrenOf(feature)
   return children
 end
 
---- Reads a feature's `actions` when `lunar.feature` makes it: { [type] = { [field] = { type, optional } } }.
-function hooks.actions(feature, level)
-  local declared, name = feature.actions, feature.name
-  if declared == nil then return nil end
+-- Reads one set of declared actions (a feature's, or a field's nested set): { [type] = spec },
+-- where spec maps each field to { type, optional } or, for a nested action, { actions = set }.
+local function parseActions(declared, where, level, children)
   local shape = "like { increment = {}, add = { title = \"string\" } }"
   if type(declared) ~= "table" or isFeature(declared) then
-    error("feature " .. name .. ": `actions` lists the feature's actions and their fields, " .. shape ..
-      ", got " .. describe(declared), level + 1)
+    error(where .. " lists actions and their fields, " .. shape .. ", got " .. describe(declared), level + 1)
   end
-  local children = childrenOf(feature) or {}
   local result = {}
   for actionType, fields in pairs(declared) do
     if type(actionType) ~= "string" or actionType == "" then
-      error("feature " .. name .. ": `actions` is keyed by action type, " .. shape .. ", got " .. describe(actionType),
-        level + 1)
+      error(where .. " is keyed by action type, " .. shape .. ", got " .. describe(actionType), level + 1)
     end
-    if children[actionType] ~= nil then
-      error("feature " .. name .. ": actions." .. actionType .. " is the action of the child at state." .. actionType ..
-        "; its body declares it (leave it out of `actions`)", level + 1)
+    local here = where .. "." .. actionType
+    if children ~= nil and children[actionType] ~= nil then
+      error(here .. " is the action of the child at state." .. actionType ..
+        "; the body declares it (leave it out of `actions`)", level + 1)
     end
     if type(fields) ~= "table" then
-      error("feature " .. name .. ": actions." .. actionType .. " lists its fields, like { title = \"string\" } " ..
-        "(`{}` for none), got " .. describe(fields), level + 1)
+      error(here .. " lists its fields, like { title = \"string\" } (`{}` for none), got " .. describe(fields),
+        level + 1)
     end
     local spec = {}
     for field, fieldType in pairs(fields) do
-      local where = "feature " .. name .. ": actions." .. actionType .. "." .. tostring(field)
       if type(field) ~= "string" or field == "type" then
-        error("feature " .. name .. ": actions." .. actionType .. " names its fields by string (other than `type`), " ..
-          "got " .. describe(field), level + 1)
+        error(here .. " names its fields by string (other than `type`), got " .. describe(field), level + 1)
       end
-      if type(fieldType) ~= "string" then
-        error(where .. " must be a type name (" .. FIELD_TYPE_NAMES .. ", with a `?` for an optional field), got " ..
-          describe(fieldType), level + 1)
+      if type(fieldType) == "table" then
+        -- NB: a field holding an action of its own (a delegate's): its possible actions, declared alike.
+        spec[field] = { nested = parseActions(fieldType, here .. "." .. field, level + 1) }
+      else
+        if type(fieldType) ~= "string" then
+          error(here .. "." .. field .. " must be a type name (" .. FIELD_TYPE_NAMES ..
+            ", with a `?` for an optional field) or the actions it may hold, got " .. describe(fieldType), level + 1)
+        end
+        local optional = fieldType:sub(-1) == "?"
+        local bare = optional and fieldType:sub(1, -2) or fieldType
+        if not FIELD_TYPES[bare] then
+          error(here .. "." .. field .. ": unknown type " .. describe(fieldType) ..
+            suggestion(bare, sortedKeys(FIELD_TYPES)) .. "; types are " .. FIELD_TYPE_NAMES ..
+            ", with a `?` for an optional field", level + 1)
+        end
+        spec[field] = { type = bare, optional = optional }
       end
-      local optional = fieldType:sub(-1) == "?"
-      local bare = optional and fieldType:sub(1, -2) or fieldType
-      if not FIELD_TYPES[bare] then
-        error(where .. ": unknown type " .. describe(fieldType) .. suggestion(bare, sortedKeys(FIELD_TYPES)) ..
-          "; types are " .. FIELD_TYPE_NAMES .. ", with a `?` for an optional field", level + 1)
-      end
-      spec[field] = { type = bare, optional = optional }
     end
     result[actionType] = spec
   end
   return result
+end
+
+--- Reads a feature's `actions` when `lunar.feature` makes it.
+function hooks.actions(feature, level)
+  local declared = feature.actions
+  if declared == nil then return nil end
+  return parseActions(declared, "feature " .. feature.name .. ": actions", level + 1, childrenOf(feature) or {})
 end
 
 local function fits(value, fieldType)
@@ -130,6 +138,53 @@ local function fits(value, fieldType)
 end
 
 local validate
+
+local function fieldKind(spec)
+  if spec.nested ~= nil then return "an action (" .. concat(sortedKeys(spec.nested), ", ") .. ")" end
+  return spec.type == "integer" and "an integer" or ("a " .. spec.type)
+end
+
+-- The problem with `action` for a set of declared actions (`owner` names it in messages; `extra`
+-- are more types it takes, its children's).
+local function validateIn(declared, action, owner, extra)
+  if type(action) ~= "table" or type(rawget(action, "type")) ~= "string" then
+    return "an action is a table with a string `type`, like { type = \"increment\" }, got " .. describe(action)
+  end
+  local actionType = rawget(action, "type")
+  local spec = declared[actionType]
+  if spec == nil then
+    local names = sortedKeys(declared)
+    for _, key in ipairs(extra or {}) do names[#names + 1] = key end
+    sort(names)
+    return "unknown action " .. describe(actionType) .. suggestion(actionType, names) .. "; " .. owner ..
+      " declares " .. concat(names, ", ")
+  end
+  for field, value in pairs(action) do
+    if field ~= "type" and spec[field] == nil then
+      local fields = sortedKeys(spec)
+      return "action " .. describe(actionType) .. " has no field " .. describe(field) ..
+        (type(field) == "string" and suggestion(field, fields) or "") ..
+        (#fields == 0 and "; it has no fields" or ("; its fields are " .. concat(fields, ", ")))
+    end
+    local fieldSpec = spec[field]
+    if fieldSpec ~= nil and fieldSpec.nested ~= nil then
+      local problem = validateIn(fieldSpec.nested, value, "its field " .. describe(field))
+      if problem ~= nil then
+        return "action " .. describe(actionType) .. ", field " .. describe(field) .. ": " .. problem
+      end
+    elseif fieldSpec ~= nil and not fits(value, fieldSpec.type) then
+      return "action " .. describe(actionType) .. ": field " .. describe(field) .. " must be " ..
+        fieldKind(fieldSpec) .. ", got " .. describe(value)
+    end
+  end
+  for _, field in ipairs(sortedKeys(spec)) do
+    if not spec[field].optional and rawget(action, field) == nil then
+      return "action " .. describe(actionType) .. " needs its field " .. describe(field) .. " (" ..
+        fieldKind(spec[field]) .. ")"
+    end
+  end
+  return nil
+end
 
 -- A wrapped child action: its `action` checked against the child (any destination of a stack).
 local function validateChild(feature, entry, action)
@@ -163,34 +218,9 @@ function validate(feature, action)
   if entry ~= nil then return validateChild(feature, entry, action) end
   local declared = rawget(feature, "declaredActions")
   if declared == nil then return nil end
-  local spec = declared[actionType]
-  if spec == nil then
-    local names = sortedKeys(declared)
-    for key in pairs(children or {}) do names[#names + 1] = key end
-    sort(names)
-    return "unknown action " .. describe(actionType) .. suggestion(actionType, names) .. "; " .. feature.name ..
-      " declares " .. concat(names, ", ")
-  end
-  for field, value in pairs(action) do
-    if field ~= "type" and spec[field] == nil then
-      local fields = sortedKeys(spec)
-      return "action " .. describe(actionType) .. " has no field " .. describe(field) ..
-        (type(field) == "string" and suggestion(field, fields) or "") ..
-        (#fields == 0 and "; it has no fields" or ("; its fields are " .. concat(fields, ", ")))
-    end
-    local fieldSpec = spec[field]
-    if fieldSpec ~= nil and not fits(value, fieldSpec.type) then
-      return "action " .. describe(actionType) .. ": field " .. describe(field) .. " must be " ..
-        (fieldSpec.type == "integer" and "an integer" or ("a " .. fieldSpec.type)) .. ", got " .. describe(value)
-    end
-  end
-  for _, field in ipairs(sortedKeys(spec)) do
-    if not spec[field].optional and rawget(action, field) == nil then
-      return "action " .. describe(actionType) .. " needs its field " .. describe(field) .. " (" ..
-        (spec[field].type == "integer" and "an integer" or ("a " .. spec[field].type)) .. ")"
-    end
-  end
-  return nil
+  local extra = {}
+  for key in pairs(children or {}) do extra[#extra + 1] = key end
+  return validateIn(declared, action, feature.name, extra)
 end
 
 host.validateAction = validate
@@ -223,6 +253,40 @@ local function declares(feature, depth)
   return false
 end
 function host.declares(feature) return declares(feature, 0) end
+
+--- Every action type declared in `feature`'s tree (its own, its children's keys, theirs, and
+--- "dismiss" for presented children), sorted; nil when a feature of the tree declares none (its
+--- literal types cannot be judged).
+function host.typesOfTree(feature)
+  local seen, complete = {}, true
+  local function visit(f, depth)
+    local declared = rawget(f, "declaredActions")
+    if declared == nil then complete = false return end
+    local function collect(set)
+      for name, spec in pairs(set) do
+        seen[name] = true
+        for _, fieldSpec in pairs(spec) do
+          if fieldSpec.nested ~= nil then collect(fieldSpec.nested) end
+        end
+      end
+    end
+    collect(declared)
+    if depth > 50 then return end
+    for key, entry in pairs(childrenOf(f) or {}) do
+      seen[key] = true
+      if entry.kind == "stack" then
+        seen.dismiss = true
+        for _, destination in pairs(entry.destinations) do visit(destination, depth + 1) end
+      else
+        if entry.kind == "ifLet" then seen.dismiss = true end
+        visit(entry.child, depth + 1)
+      end
+    end
+  end
+  visit(feature, 0)
+  if not complete then return nil end
+  return sortedKeys(seen)
+end
 
 --- The keys of a body's children: the types of the wrapped actions a composed feature takes.
 function host.childKeys(feature)

@@ -34,6 +34,18 @@ struct HostCommandTests {
     #expect(states[1].state?["greeting"] as? String == "Hello, Ada!")
   }
 
+  @Test func anActionAPluginDoesNotDeclareIsAnInputError() async throws {
+    let output = try await host(in: Lunar.packageRoot.appendingPathComponent("examples"), lines: [
+      #"{"plugin": "counter", "action": "incremnt"}"#, #"{"plugin": "counter", "action": {"type": "increment", "by": 2}}"#,
+    ])
+    let messages = output.events.named("error").compactMap { $0.string("message") }
+    #expect(messages == [
+      #"unknown action "incremnt" (did you mean "increment"?); Counter declares decrement, factFailed, factLoaded, factTapped, increment, tick, toggleTimer"#,
+      #"action "increment" has no field "by"; it has no fields"#,
+    ], "\(output)")
+    #expect(output.events.named("state").isEmpty, "\(output)")
+  }
+
   @Test func aDeniedCapabilityIsRefusedNamingThePluginAndTheOption() async throws {
     let output = try await host(["--deny", "greeter:storage"], lines: [
       #"{"plugin": "greeter", "action": "save"}"#, #"{"command": "wait"}"#,

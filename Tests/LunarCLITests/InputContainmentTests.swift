@@ -21,7 +21,8 @@ import Testing
       { type = tostring(leftover) }
 
       """
-    let output = try await Lunar.run(["run", "examples/counter"], input: input)
+    // NB: a feature that declares no actions, so that the type "nil" is sent (with a warning).
+    let output = try await Lunar.run(["run", Lunar.fixture("faulty")], input: input)
 
     #expect(output.status == 0, "\(output)")
     #expect(output.events.named("action").map { $0.actionType } == ["increment", "nil"], "\(output)")

@@ -37,22 +37,22 @@ struct PromptTests {
   @Test func anEffectsOutputWhileTypingShowsAboveAndLeavesTheTypedTextIntact() async throws {
     let state = try makeTemporaryFolder()
     defer { removeTemporaryFolder(state) }
-    // NB: the timer ticks every second; its tick arrives while `add title=mi` is half typed.
+    // NB: the timer ticks every second; its tick arrives while `factLoaded fact=mi` is half typed.
     let result = try await PTY.run(["run", "examples/counter"], state: state, steps: [
       .expect("timer: off"),
       .send("toggleTimer\r"), .expect("effect of toggleTimer started"),
-      .send("add title=mi"), .expect("add title=mi"),
+      .send("factLoaded fact=mi"), .expect("factLoaded fact=mi"),
       .expect("⇠ {type = \"tick\"}"), .expect("+   count: 1"),
-      .expect("> add title=mi"),
-      .send("lk\r"), .expect("→ {title = \"milk\", type = \"add\"}"),
+      .expect("> factLoaded fact=mi"),
+      .send("lk\r"), .expect("→ {fact = \"milk\", type = \"factLoaded\"}"),
       .send(":quit\r"), .exit(10),
     ])
 
     #expect(result.ok, "\(result)")
     let tick = try #require(result.transcript.range(of: "⇠ {type = \"tick\"}"))
-    let typed = try #require(result.transcript.range(of: "> add title=mi", range: tick.upperBound..<result.transcript.endIndex))
+    let typed = try #require(result.transcript.range(of: "> factLoaded fact=mi", range: tick.upperBound..<result.transcript.endIndex))
     let between = result.transcript[tick.upperBound..<typed.lowerBound]
-    #expect(!between.contains("add title"), "the line being typed is drawn once, below the tick\n\(result)")
+    #expect(!between.contains("factLoaded fact"), "the line being typed is drawn once, below the tick\n\(result)")
   }
 
   @Test func historyIsKeptBetweenRunsOfTheSameFeature() async throws {

@@ -33,7 +33,11 @@ extension HostSession {
     case let .string(string):
       send(string.description, to: plugin, line: line)
     case let action where action["type"].stringValue != nil:
-      plugin.send(action)
+      if let problem = plugin.feature.problem(with: action) {
+        inputError(problem, line: line)
+      } else {
+        plugin.send(action)
+      }
     default:
       inputError("\"action\" is an action like {\"type\": \"increment\"} (or the text \"increment\"), got \(value["action"].luaType)", line: line)
     }

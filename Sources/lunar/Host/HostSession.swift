@@ -104,7 +104,9 @@ final class HostSession {
     let parser = parsers[plugin.name] ?? ActionParser(vm: plugin.luaHost.vm)
     parsers[plugin.name] = parser
     do {
-      plugin.send(try parser.parse(text))
+      let action = try parser.parse(text)
+      if let problem = plugin.feature.problem(with: action) { return inputError(problem, line: line) }
+      plugin.send(action)
     } catch {
       inputError(error.description, line: line)
     }

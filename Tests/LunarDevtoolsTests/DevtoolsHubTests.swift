@@ -27,8 +27,10 @@ final class CounterHost: DevtoolsHost {
 func messages(_ stream: AsyncStream<String>, count: Int) async -> [LuaValue] {
   var result: [LuaValue] = []
   for await text in stream {
-    result.append(try! LuaJSONDecoder().decode(text))
-    if result.count == count { break }
+    let message = try! LuaJSONDecoder().decode(text)
+    // NB: what the hub broadcasts comes in batches (arrays); its answers one by one.
+    result += message.arrayValue ?? [message]
+    if result.count >= count { break }
   }
   return result
 }

@@ -26,7 +26,11 @@ function connect() {
   page.socket = socket;
   socket.onopen = () => setStatus("open", "connected");
   socket.onclose = () => { setStatus("closed", "disconnected — is lunar still running?"); setTimeout(connect, 1000); };
-  socket.onmessage = (event) => receive(JSON.parse(event.data));
+  // NB: what happened meanwhile arrives as an array, one batch per message.
+  socket.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    for (const each of Array.isArray(message) ? message : [message]) receive(each);
+  };
 }
 
 function send(message) {
@@ -140,8 +144,10 @@ function addForgottenNote(count) {
 function select(id, following) {
   page.selected = id;
   page.following = following || id === page.latest;
-  document.querySelectorAll("#log li.selected").forEach((item) => item.classList.remove("selected"));
-  document.querySelector(`#log li[data-id="${id}"]`)?.classList.add("selected");
+  // NB: one item to unmark, not a search of the log: a batch may bring a thousand entries.
+  page.selectedItem?.classList.remove("selected");
+  page.selectedItem = document.querySelector(`#log li[data-id="${id}"]`);
+  page.selectedItem?.classList.add("selected");
   const entry = page.entries.get(id);
   $("#detail-title").textContent = `#${id} ${entry ? entry.source : ""}`;
   $("#travel").hidden = page.following;

@@ -29,6 +29,13 @@ public final class DevtoolsHub {
   private(set) var history: DevtoolsHistory
   private(set) var effects: [DevtoolsEffectEvent] = []
   private var clients: [Int: AsyncStream<String>.Continuation] = [:]
+  /// Messages for every page, sent together once the current work yields: a fast stream of actions
+  /// costs one WebSocket message per batch, not per action.
+  private var outbox: [String] = []
+  private var flushScheduled = false
+  /// Batches a page may fall behind by; past it, the page is disconnected (it reconnects and
+  /// catches up from the log) rather than holding ever more memory.
+  static let backlogLimit = 1000
   private var nextClient = 1
   private var nextEntry = 1
   private var nextEffect = 1
@@ -154,7 +161,9 @@ public final class DevtoolsHub {
   public func connect() -> (client: Int, messages: AsyncStream<String>) {
     let id = nextClient
     nextClient += 1
-    let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .unbounded)
+    // NB: what is waiting for the pages already connected is in the log this one gets below.
+    flush()
+    let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingOldest(Self.backlogLimit))
     continuation.yield(DevtoolsMessage.hello(
       feature: name, session: session, sessions: host?.sessions ?? [], historyLimit: history.limit,
       forgotten: history.forgotten))
@@ -179,10 +188,27 @@ public final class DevtoolsHub {
   }
 
   private func broadcast(_ message: String) {
-    for continuation in clients.values { continuation.yield(message) }
+    guard !clients.isEmpty else { return }
+    outbox.append(message)
+    guard !flushScheduled else { return }
+    flushScheduled = true
+    Task { @MainActor [weak self] in self?.flush() }
+  }
+
+  /// Sends what is waiting to every page, as one message: a JSON array.
+  private func flush() {
+    flushScheduled = false
+    guard !outbox.isEmpty else { return }
+    let batch = "[" + outbox.joined(separator: ",") + "]"
+    outbox.removeAll(keepingCapacity: true)
+    for (client, continuation) in clients {
+      if case .dropped = continuation.yield(batch) { disconnect(client) }
+    }
   }
 
   private func send(_ message: String, to client: Int) {
+    // NB: after what was broadcast before it, so the page sees things in the order they happened.
+    flush()
     clients[client]?.yield(message)
   }
 

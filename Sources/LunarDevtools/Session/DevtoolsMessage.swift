@@ -19,9 +19,9 @@ enum DevtoolsMessage {
       "type": "entry", "id": int(entry.id), "source": .text(entry.source.rawValue), "time": .number(entry.time),
       "errors": .array(entry.errors.map(error)),
     ]
-    if let action = entry.action { message["action"] = showable(action) }
+    if let action = entry.action { message["action"] = action }
     if let note = entry.note { message["note"] = .text(note) }
-    return encode(.table(message))
+    return encode(message, showing: "action")
   }
 
   static func error(_ error: DevtoolsError, entry: Int) -> String {
@@ -43,10 +43,10 @@ enum DevtoolsMessage {
   }
 
   static func detail(_ entry: DevtoolsEntry, view: String?, diff: String?) -> String {
-    var message: [LuaString: LuaValue] = ["type": "detail", "id": int(entry.id), "state": showable(entry.state)]
+    var message: [LuaString: LuaValue] = ["type": "detail", "id": int(entry.id), "state": entry.state]
     if let view { message["view"] = .text(view) }
     if let diff { message["diff"] = .text(diff) }
-    return encode(.table(message))
+    return encode(message, showing: "state")
   }
 
   static func export(format: String, text: String) -> String {
@@ -66,13 +66,15 @@ enum DevtoolsMessage {
 
   private static func int(_ value: Int) -> LuaValue { .integer(Int64(value)) }
 
-  /// `value`, or text saying why JSON cannot hold it.
-  private static func showable(_ value: LuaValue) -> LuaValue {
+  /// `message`; when its `field` (a value of the feature's) cannot be written as JSON, the message
+  /// with text saying why in its place.
+  private static func encode(_ message: [LuaString: LuaValue], showing field: LuaString) -> String {
     do {
-      _ = try LuaJSONEncoder(depthLimit: depthLimit).encode(value)
-      return value
+      return try LuaJSONEncoder(depthLimit: depthLimit).encodeText(.table(message))
     } catch {
-      return .text("(cannot be shown as JSON: \(error))")
+      var message = message
+      message[field] = .text("(cannot be shown as JSON: \(error))")
+      return encode(.table(message))
     }
   }
 
@@ -83,7 +85,7 @@ enum DevtoolsMessage {
     do {
       return try LuaJSONEncoder(depthLimit: depthLimit).encodeText(message)
     } catch {
-      // NB: the values were checked by `showable`; what is left is Swift text and numbers.
+      // NB: what is left is Swift text and numbers; only a non-finite time could fail.
       return (try? LuaJSONEncoder().encodeText(["type": "notice", "message": .text("\(error)"), "error": true])) ?? "{}"
     }
   }

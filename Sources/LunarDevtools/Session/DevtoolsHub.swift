@@ -29,13 +29,15 @@ public final class DevtoolsHub {
   private(set) var history: DevtoolsHistory
   private(set) var effects: [DevtoolsEffectEvent] = []
   private var clients: [Int: AsyncStream<String>.Continuation] = [:]
-  /// Messages for every page, sent together once the current work yields: a fast stream of actions
-  /// costs one WebSocket message per batch, not per action.
+  /// Messages for every page, sent together at most every ``batchInterval``: a fast stream of
+  /// actions costs one WebSocket message per batch, not per action.
   private var outbox: [String] = []
   private var flushScheduled = false
   /// Batches a page may fall behind by; past it, the page is disconnected (it reconnects and
   /// catches up from the log) rather than holding ever more memory.
   static let backlogLimit = 1000
+  /// How long messages wait to be sent with the next ones: shorter than a person notices.
+  static let batchInterval: Duration = .milliseconds(20)
   private var nextClient = 1
   private var nextEntry = 1
   private var nextEffect = 1
@@ -192,7 +194,10 @@ public final class DevtoolsHub {
     outbox.append(message)
     guard !flushScheduled else { return }
     flushScheduled = true
-    Task { @MainActor [weak self] in self?.flush() }
+    Task { @MainActor [weak self] in
+      try? await Task.sleep(for: Self.batchInterval)
+      self?.flush()
+    }
   }
 
   /// Sends what is waiting to every page, as one message: a JSON array.

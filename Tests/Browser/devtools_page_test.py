@@ -63,7 +63,7 @@ class Lunar:
 
     def __init__(self, lunar, port):
         self.process = subprocess.Popen(
-            [lunar, "run", os.path.join(ROOT, "examples", "counter"), "--devtools", str(port), "--json",
+            [lunar, "run", os.path.join(ROOT, "examples", "counter"), "--devtools", str(port), "--json", "--full-state",
              "--keep-going", "--time-limit", "60"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
         self.events = []

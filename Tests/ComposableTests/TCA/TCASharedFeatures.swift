@@ -188,3 +188,30 @@ struct EarlySharedMutation: Reducer {
     }
   }
 }
+
+/// A parent that owns a count and a child that only reads it.
+struct ReaderParent: Reducer {
+  struct Child: Equatable {
+    @SharedReader var count: Int
+  }
+
+  struct State: Equatable {
+    @Shared var count: Int
+    var child: Child
+
+    init(count: Int = 0) {
+      let shared = Shared(value: count)
+      self._count = shared
+      self.child = Child(count: shared.reader)
+    }
+  }
+
+  enum Action: Equatable, Sendable {
+    case increment
+  }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    state.$count.withLock { $0 += 1 }
+    return .none
+  }
+}

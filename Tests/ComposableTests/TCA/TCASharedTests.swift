@@ -178,6 +178,24 @@ struct TCASharedTests {
     await store.receive(.response) { $0.$count.withLock { $0 = 42 } }
   }
 
+  @Test func aReaderInStateIsAssertedThroughItsWriter() async {
+    let store = TestStore(initialState: ReaderParent.State()) { ReaderParent() }
+    await store.send(.increment) {
+      $0.$count.withLock { $0 = 1 }
+      #expect($0.child.count == 1)
+    }
+    #expect(store.state.child.count == 1)
+  }
+
+  @Test func aReadersUnassertedChangeFailsLikeItsWriters() async {
+    let store = TestStore(initialState: ReaderParent.State()) { ReaderParent() }
+    await withKnownIssue {
+      await store.send(.increment)
+    } matching: { issue in
+      issue.description.contains("−  _count: 0") && issue.description.contains("child: ReaderParent.Child(_count: 0)")
+    }
+  }
+
   // MARK: - In memory
 
   @Test func anInMemoryKeyIsChangedLikeState() async {

@@ -4,10 +4,12 @@ the page in headless Chromium (driven through its DevTools protocol), and checks
 actions appear as they are sent, selecting an earlier one shows the state as it was, an action
 dispatched from the page reaches the store, "resume from here" puts the store back, the exported
 session replays with `lunar replay`, and the session exported as a test passes with `lunar test`.
+First, without a browser, `lunar host examples --devtools` is checked through a bare WebSocket
+client: a plugin's session, an action dispatched to it, and resume refused with its reason.
 
     Tests/Browser/devtools_page_test.py LUNAR [--screenshot docs/devtools.png]
 
-Skips (exit 0, saying why) when Chromium is not installed; scripts/bootstrap installs it.
+The browser part is skipped (saying so) when Chromium is not installed; scripts/bootstrap installs it.
 """
 
 import argparse
@@ -253,11 +255,80 @@ def run(lunar_path, chromium, screenshot):
         lunar.stop()
 
 
+class Page:
+    """A bare WebSocket client of a devtools page's session, reading its messages as a page does."""
+
+    def __init__(self, url):
+        self.socket = WebSocket(url)
+        self.seen = []
+
+    def wait_for(self, what, check):
+        for message in self.seen:
+            if check(message):
+                return message
+        while True:
+            batch = self.socket.receive_json()
+            if batch is None:
+                raise Failure(f"the page's connection closed while waiting for {what}")
+            for message in batch if isinstance(batch, list) else [batch]:
+                self.seen.append(message)
+                if check(message):
+                    return message
+
+    def ask(self, **request):
+        self.socket.send(json.dumps(request))
+
+
+def run_host(lunar_path):
+    """`lunar host examples --devtools`: a session per plugin, dispatch, and what it refuses."""
+    port = free_port()
+    process = subprocess.Popen(
+        [lunar_path, "host", os.path.join(ROOT, "examples"), "--devtools", str(port), "--json", "--time-limit", "60"],
+        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    page = None
+    try:
+        line = process.stderr.readline()
+        if "devtools: http://127.0.0.1" not in line:
+            raise Failure(f"lunar host did not serve the devtools: {line}")
+        time.sleep(1)
+        page = Page(f"ws://127.0.0.1:{port}/session?session=counter")
+        hello = page.wait_for("the hello", lambda m: m["type"] == "hello")
+        if hello.get("session") != "counter" or "dogs" not in hello["sessions"]:
+            raise Failure(f"the counter's page does not list the plugins: {hello}")
+        process.stdin.write('{"plugin": "counter", "action": "increment"}\n')
+        process.stdin.flush()
+        page.wait_for("the counter's increment", lambda m: m["type"] == "entry" and m["source"] == "input")
+        page.ask(type="dispatch", action="increment")
+        page.wait_for("the dispatched increment", lambda m: m["type"] == "entry" and m["source"] == "devtools")
+        page.ask(type="select", id=3)
+        detail = page.wait_for("the state after it", lambda m: m["type"] == "detail" and m["id"] == 3)
+        if detail["state"]["count"] != 2:
+            raise Failure(f"the dispatched action did not reach the counter's store: {detail}")
+        page.ask(type="resume", id=2)
+        refusal = page.wait_for("resume's refusal", lambda m: m["type"] == "notice")
+        if not refusal["error"] or "lunar run --devtools" not in refusal["message"]:
+            raise Failure(f"lunar host does not say why it cannot resume: {refusal}")
+        print("ok: lunar host --devtools shows a plugin's session, takes its actions, and says what it cannot do")
+    finally:
+        if page:
+            page.socket.close()
+        process.stdin.close()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("lunar", help="the lunar executable")
     parser.add_argument("--screenshot", help="write a PNG of the page here")
     arguments = parser.parse_args()
+    try:
+        run_host(os.path.abspath(arguments.lunar))
+    except Failure as failure:
+        print(f"FAILED: {failure}")
+        return 1
     chromium = find_chromium()
     if not chromium:
         print("SKIPPED: the devtools page's browser test needs Chromium, which is not installed "

@@ -72,13 +72,14 @@ final class PluginDevtools: DevtoolsHost {
 
   func dispatch(_ text: String) throws {
     let action = try ActionParser(vm: plugin.luaHost.vm).parse(text)
+    if let problem = plugin.feature.problem(with: action) { throw DevtoolsRefusal(message: problem) }
     dispatching = true
     defer { dispatching = false }
     plugin.send(action)
   }
 
   func resume(_ state: LuaValue) throws {
-    throw DevtoolsExportError(message: "lunar host cannot put a plugin's store back in an earlier state; lunar run --devtools can")
+    throw DevtoolsRefusal(message: "lunar host cannot put a plugin's store back in an earlier state; lunar run --devtools can")
   }
 
   func render(_ state: LuaValue) -> String? {

@@ -43,6 +43,10 @@ final class RunDevtools: DevtoolsHost, SessionInspector {
   func dispatch(_ text: String) throws {
     guard let session else { return }
     let action = try session.parser.parse(text)
+    // NB: as typed at the prompt: an action the feature does not declare is refused, here with its reason.
+    if session.feature.declaresActions, let problem = session.feature.problem(with: action) {
+      throw DevtoolsRefusal(message: problem)
+    }
     _ = session.send(action, source: "devtools")
   }
 
@@ -108,7 +112,8 @@ final class RunDevtools: DevtoolsHost, SessionInspector {
   }
 }
 
-struct DevtoolsExportError: Error, CustomStringConvertible {
+/// Why the devtools page's request was refused, in words the page shows.
+struct DevtoolsRefusal: Error, CustomStringConvertible {
   let message: String
   var description: String { message }
 }

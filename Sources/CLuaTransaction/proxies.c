@@ -12,6 +12,8 @@
 
 static int index_mm(lua_State *L);
 static int newindex_mm(lua_State *L);
+static int root_index(lua_State *L);
+static int root_newindex(lua_State *L);
 static int len_mm(lua_State *L);
 static int pairs_mm(lua_State *L);
 
@@ -39,10 +41,22 @@ static void push_metatable(lua_State *L, int context, int real, int path) {
   }
   lua_pushvalue(L, context);
   lua_rawseti(L, mt, MT_CONTEXT);
-  lua_pushcfunction(L, index_mm);
-  lua_setfield(L, mt, "__index");
-  lua_pushcfunction(L, newindex_mm);
-  lua_setfield(L, mt, "__newindex");
+  if (real != 0) {
+    lua_pushvalue(L, context);
+    lua_pushvalue(L, real);
+    lua_pushcclosure(L, root_index, 2);
+    lua_setfield(L, mt, "__index");
+    lua_pushvalue(L, context);
+    lua_pushvalue(L, real);
+    lua_pushvalue(L, path);
+    lua_pushcclosure(L, root_newindex, 3);
+    lua_setfield(L, mt, "__newindex");
+  } else {
+    lua_pushcfunction(L, index_mm);
+    lua_setfield(L, mt, "__index");
+    lua_pushcfunction(L, newindex_mm);
+    lua_setfield(L, mt, "__newindex");
+  }
   lua_pushcfunction(L, len_mm);
   lua_setfield(L, mt, "__len");
   lua_pushcfunction(L, pairs_mm);
@@ -317,20 +331,27 @@ static void check_key(lua_State *L, int key) {
     luaL_error(L, "state keys cannot be nil or NaN");
 }
 
-static int newindex_mm(lua_State *L) {
-  lua_settop(L, 3);
-  lua_getmetatable(L, 1);        /* 4 */
-  lua_rawgeti(L, 4, MT_CONTEXT); /* 5 */
-  lunar_txn *t = txn_at(L, 5);
-  if (!txn_push_real(L, t, 5, 4, 1)) return stale(L, 5, 2); /* 6 */
+static int shallow_write(lua_State *L, int path, int value, int old) {
+  size_t depth = lua_rawlen(L, path);
+  if (depth == 1) return 1;
+  /* NB: at the root, a scalar over a scalar is no container's (containers are tables, or nil
+     for a presented child): `count + 1` leaves the routing's checks out. */
+  return depth == 0 && (lua_type(L, value) == LUA_TTABLE || lua_type(L, old) == LUA_TTABLE || lua_isnil(L, old));
+}
+
+/* Journals and makes the write of `value` (3) at `key` (2) of the proxy at 1, whose real table is at
+   `real` and path at `path` (stack slots or upvalues). */
+static int write(lua_State *L, lunar_txn *t, int context, int real, int path) {
   check_key(L, 2);
   switch (lua_type(L, 3)) {
-    case LUA_TTABLE:
-      lua_pushnil(L); /* 7: the copy's set of tables being copied */
-      push_copy(L, t, 5, 3, 0, 7, 2);
+    case LUA_TTABLE: {
+      lua_pushnil(L); /* the copy's set of tables being copied */
+      int visiting = lua_gettop(L);
+      push_copy(L, t, context, 3, 0, visiting, 2);
       lua_replace(L, 3);
-      lua_settop(L, 6);
+      lua_settop(L, visiting - 1);
       break;
+    }
     case LUA_TFUNCTION:
     case LUA_TUSERDATA:
     case LUA_TLIGHTUSERDATA:
@@ -340,37 +361,68 @@ static int newindex_mm(lua_State *L) {
       break;
   }
   lua_pushvalue(L, 2);
-  lua_rawget(L, 6); /* 7: the value before */
+  lua_rawget(L, real);
+  int old = lua_gettop(L);
   /* NB: a write that changes nothing (`state.fact = nil` when there is none) needs no undo and
      changes nothing to report. A stored table is always a new copy. */
-  if (lua_rawequal(L, 3, 7)) return 0;
-  lua_getiuservalue(L, 5, UV_JOURNAL); /* 8 */
+  if (lua_rawequal(L, 3, old)) return 0;
+  lua_getiuservalue(L, context, UV_JOURNAL);
+  int journal = lua_gettop(L);
   lua_Integer at = t->count + 1;
-  lua_pushvalue(L, 6);
-  lua_rawseti(L, 8, at + LUNAR_TXN_TABLE);
+  lua_pushvalue(L, real);
+  lua_rawseti(L, journal, at + LUNAR_TXN_TABLE);
   lua_pushvalue(L, 2);
-  lua_rawseti(L, 8, at + LUNAR_TXN_KEY);
-  lua_pushvalue(L, 7);
-  lua_rawseti(L, 8, at + LUNAR_TXN_OLD);
-  txn_push_path(L, 5, 4, 1);
-  int shallow = 0;
-  if (t->routing) {
-    /* NB: the root's path is its marker, a table of no keys: either way, at most one key. */
-    shallow = lua_rawlen(L, -1) <= 1;
-  }
-  lua_rawseti(L, 8, at + LUNAR_TXN_PATH);
-  if (shallow && t->shallow++ == 0) {
+  lua_rawseti(L, journal, at + LUNAR_TXN_KEY);
+  lua_pushvalue(L, old);
+  lua_rawseti(L, journal, at + LUNAR_TXN_OLD);
+  lua_pushvalue(L, path);
+  lua_rawseti(L, journal, at + LUNAR_TXN_PATH);
+  /* NB: a composed feature's children live in tables at the root or in them: only a table put or
+     removed at the root, or a write inside a table at the root, can add or remove one. (The root's
+     path is its marker, a table of no keys.) */
+  if (t->routing && !t->flagged && shallow_write(L, path, 3, old) && t->shallow++ == 0) {
     /* NB: composition's routing checks its containers only after a write this shallow. */
     lua_pushboolean(L, 1);
-    lua_rawseti(L, 8, LUNAR_TXN_SHALLOW);
+    lua_rawseti(L, journal, LUNAR_TXN_SHALLOW);
     t->flagged = 1;
   }
   /* NB: counted only once the entry is whole, so a memory error above leaves no half entry. */
   t->count = at - 1 + LUNAR_TXN_STRIDE;
   lua_pushvalue(L, 2);
   lua_pushvalue(L, 3);
-  lua_rawset(L, 6);
+  lua_rawset(L, real);
   return 0;
+}
+
+static int newindex_mm(lua_State *L) {
+  lua_settop(L, 3);
+  lua_getmetatable(L, 1);        /* 4 */
+  lua_rawgeti(L, 4, MT_CONTEXT); /* 5 */
+  lunar_txn *t = txn_at(L, 5);
+  if (!txn_push_real(L, t, 5, 4, 1)) return stale(L, 5, 2); /* 6 */
+  txn_push_path(L, 5, 4, 1);                                 /* 7 */
+  return write(L, t, 5, 6, 7);
+}
+
+/* The root proxies' own pair, the hottest code of a call (most reads and writes are fields of the
+   root): upvalues 1 the context, 2 the state table, 3 the root's path marker. */
+
+static int root_index(lua_State *L) {
+  lunar_txn *t = txn_at(L, lua_upvalueindex(1));
+  lua_settop(L, 2);
+  if (!t->active || lua_topointer(L, 1) != t->root) return stale(L, lua_upvalueindex(1), 2);
+  lua_pushvalue(L, 2);
+  if (lua_rawget(L, lua_upvalueindex(2)) != LUA_TTABLE) return 1; /* 3 */
+  lua_getmetatable(L, 1); /* 4 */
+  push_child(L, t, lua_upvalueindex(1), 3, 4, 1, 2);
+  return 1;
+}
+
+static int root_newindex(lua_State *L) {
+  lunar_txn *t = txn_at(L, lua_upvalueindex(1));
+  lua_settop(L, 3);
+  if (!t->active || lua_topointer(L, 1) != t->root) return stale(L, lua_upvalueindex(1), 2);
+  return write(L, t, lua_upvalueindex(1), lua_upvalueindex(2), lua_upvalueindex(3));
 }
 
 static int len_mm(lua_State *L) {

@@ -116,11 +116,19 @@ static int reduce_entry(lua_State *L) {
   reduce_job *job = (reduce_job *)lua_touserdata(L, 1);
   lua_settop(L, 2);
   lua_rawgeti(L, LUA_REGISTRYINDEX, job->t->self); /* 3 */
+  /* NB: the bound reducer's parts read in place (4..7) rather than called: one C call less. */
   lua_rawgeti(L, LUA_REGISTRYINDEX, job->bound);
-  lua_rawgeti(L, LUA_REGISTRYINDEX, job->state);
-  lua_pushvalue(L, 2);
-  lua_call(L, 2, LUA_MULTRET);
-  job->out->effects = lua_gettop(L) - 3;
+  if (lua_tocfunction(L, 4) != bound_call) return luaL_error(L, "lunar: not a bound reducer");
+  lua_getupvalue(L, 4, BOUND_FUNCTION);                 /* 5 */
+  lua_getupvalue(L, 4, BOUND_DEPS);                     /* 6 */
+  lua_getupvalue(L, 4, BOUND_INSTANCE);                 /* 7 */
+  lua_rawgeti(L, LUA_REGISTRYINDEX, job->state);        /* 8 */
+  int instance = lua_isnil(L, 7) ? 0 : 7;
+  int results = run(L, job->t, 3, 5, 8, 2, 6, instance);
+  /* the effect's results, right above the context */
+  lua_rotate(L, 4, results);
+  lua_settop(L, 3 + results);
+  job->out->effects = results;
   txn_report(L, job->t, 3, job->out);
   return lua_gettop(L) - 3;
 }

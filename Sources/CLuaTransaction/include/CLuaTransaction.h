@@ -22,8 +22,9 @@
 
 /* A journal entry: LUNAR_TXN_STRIDE slots of the journal table, from 1. At entry `i` (1, 5,
    9, …): the table written, the key, the value before the write, and the table's path from the
-   root (the root's own marker for a field of the root). Slot 0 (LUNAR_TXN_SHALLOW) is true while
-   a composed feature's call has made a write at a path of at most one key. */
+   root (the root's own marker for a field of the root). Slot 0 (LUNAR_TXN_SHALLOW) is true once
+   a composed feature's call has made a write that can add or remove a child: inside a table at the
+   root, or at the root a table put or removed, or a new key. */
 enum {
   LUNAR_TXN_STRIDE = 4,
   LUNAR_TXN_TABLE = 0,

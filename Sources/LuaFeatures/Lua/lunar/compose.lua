@@ -302,9 +302,9 @@ function hooks.compose(feature, level)
       end
     end
     if dismissals ~= nil then applyDismissals(dismissals, state, real) end
-    -- NB: at the root, journal[SHALLOW] says whether the call made a write at a path of at most one
-    --     key (journal.c); without one no container can have been touched (a row's own writes are
-    --     deeper), and the journal need not be scanned.
+    -- NB: at the root, journal[SHALLOW] says whether the call made a write that can add or remove
+    --     a child (CLuaTransaction.h); without one no container can have been touched (a row's own
+    --     writes are deeper, a counter's are scalars), and the journal need not be scanned.
     if containerCount > 0 and (root == nil or journal[SHALLOW]) and touches(real, containers, containerCount) then
       for c = 1, containerCount do
         local e = containers[c]

@@ -98,6 +98,10 @@ int txn_push_real(lua_State *L, lunar_txn *t, int context, int mt, int idx) {
     return 0;
   }
   lua_pop(L, 1);
+  if (lua_topointer(L, idx) == t->child && t->child_generation == t->generation) {
+    lua_getiuservalue(L, context, UV_CHILD);
+    return 1;
+  }
   lua_getiuservalue(L, context, UV_PROXIES);
   lua_pushvalue(L, idx);
   if (lua_rawget(L, -2) != LUA_TTABLE) {
@@ -111,6 +115,11 @@ int txn_push_real(lua_State *L, lunar_txn *t, int context, int mt, int idx) {
 int txn_push_path(lua_State *L, int context, int mt, int idx) {
   if (lua_rawgeti(L, mt, MT_PATH) != LUA_TNIL) return 1;
   lua_pop(L, 1);
+  lunar_txn *t = txn_at(L, context);
+  if (lua_topointer(L, idx) == t->child && t->child_generation == t->generation) {
+    lua_getiuservalue(L, context, UV_CHILDPATH);
+    return 0;
+  }
   lua_getiuservalue(L, context, UV_PATHS);
   lua_pushvalue(L, idx);
   lua_rawget(L, -2);
@@ -118,11 +127,25 @@ int txn_push_path(lua_State *L, int context, int mt, int idx) {
   return 0;
 }
 
+/* Empties the table at idx in place (its size stays, for the next call's few entries). */
+static void clear(lua_State *L, int idx) {
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {
+    lua_pop(L, 1);
+    lua_pushvalue(L, -1);
+    lua_pushnil(L);
+    lua_rawset(L, idx);
+  }
+}
+
 void txn_forget_proxies(lua_State *L, lunar_txn *t, int context) {
-  lua_createtable(L, 0, 4);
-  lua_setiuservalue(L, context, UV_PROXIES);
-  lua_createtable(L, 0, 2);
-  lua_setiuservalue(L, context, UV_PATHS);
+  /* NB: cleared rather than replaced: a row action makes one proxy per call, and two new tables per
+     call cost more than the clearing. */
+  lua_getiuservalue(L, context, UV_PROXIES);
+  clear(L, lua_gettop(L));
+  lua_getiuservalue(L, context, UV_PATHS);
+  clear(L, lua_gettop(L));
+  lua_pop(L, 2);
   t->proxies = 0;
 }
 
@@ -139,6 +162,8 @@ void txn_proxy_of(lua_State *L, lunar_txn *t, int context, int real, int path) {
   lua_pop(L, 1);
   lua_createtable(L, 0, 0);
   int proxy = lua_gettop(L);
+  /* NB: a new proxy where the row proxy was: that one is gone */
+  if (lua_topointer(L, proxy) == t->child) t->child = NULL;
   lua_getiuservalue(L, context, UV_NESTED);
   lua_setmetatable(L, proxy);
   lua_pushvalue(L, real);
@@ -154,6 +179,20 @@ void txn_proxy_of(lua_State *L, lunar_txn *t, int context, int real, int path) {
   lua_pop(L, 1);
   lua_remove(L, cache);
   t->proxies++;
+}
+
+void txn_child_proxy(lua_State *L, lunar_txn *t, int context, int real, int path) {
+  real = lua_absindex(L, real);
+  path = lua_absindex(L, path);
+  lua_pushvalue(L, real);
+  lua_setiuservalue(L, context, UV_CHILD);
+  lua_pushvalue(L, path);
+  lua_setiuservalue(L, context, UV_CHILDPATH);
+  lua_createtable(L, 0, 0);
+  lua_getiuservalue(L, context, UV_NESTED);
+  lua_setmetatable(L, -2);
+  t->child = lua_topointer(L, -1);
+  t->child_generation = t->generation;
 }
 
 /* Raises the prelude's "state used outside its reducer call" error, naming `what`. */

@@ -257,7 +257,7 @@ static int child_proxy(lua_State *L) {
   lua_settop(L, 2);
   luaL_checktype(L, 1, LUA_TTABLE);
   luaL_checktype(L, 2, LUA_TTABLE);
-  txn_proxy_of(L, txn_at(L, UP(1)), UP(1), 1, 2);
+  txn_child_proxy(L, txn_at(L, UP(1)), UP(1), 1, 2);
   return 1;
 }
 

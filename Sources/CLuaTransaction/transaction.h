@@ -23,6 +23,8 @@ struct lunar_txn {
   lua_Integer loose;       /* effects built during the call and not yet returned or combined
                               (lunar/loose.lua): while there are some, the call ends through `finish` */
   const void *root;        /* the call's root proxy: the only live one */
+  const void *child;       /* composition's row proxy of the call (see childProxy), outside the cache */
+  lua_Integer child_generation;
   int self;                /* a registry reference to the context's userdata */
   /* interned keys and paths, for the host's caches (see lunar_txn_change) */
   lua_Integer epoch;
@@ -38,6 +40,8 @@ enum {
   UV_PROXIES,      /* the running call's nested proxies: real table -> proxy, and proxy -> real table */
   UV_PATHS,        /* the running call's nested proxies: proxy -> its keys from the root */
   UV_NESTED,       /* the metatable all nested proxies share */
+  UV_CHILD,        /* the real table of composition's row proxy (t->child) */
+  UV_CHILDPATH,    /* its path */
   UV_MARKER,       /* the empty-array marker metatable (a table with it is plain state too) */
   UV_ROOTS,        /* resident state table -> its root proxy's metatable (weak keys) */
   UV_ROOTPATH,     /* the path marker of the root's own fields */
@@ -70,6 +74,9 @@ int txn_proxy_metatable(lua_State *L, int idx);
 /* Pushes the proxy of the table at `real` (its path at `path`) for the running call: the call's
    own if it made one, else a new one. */
 void txn_proxy_of(lua_State *L, lunar_txn *t, int context, int real, int path);
+/* Pushes composition's row proxy of the table at `real` (its path at `path`) for the running call:
+   one per call, found without the call's tables (the commonest action of a list: one row's). */
+void txn_child_proxy(lua_State *L, lunar_txn *t, int context, int real, int path);
 /* Pushes the root proxies' metatable of the state table at `real` (made once, kept weakly). */
 void txn_root_metatable(lua_State *L, lunar_txn *t, int context, int real);
 /* Pushes the metatable nested proxies share. */

@@ -5,9 +5,9 @@ import Testing
 /// executables of their own (`lunar-bench`, `lunar-workload`), and `lunar` neither depends on their
 /// code nor holds it.
 struct BenchmarksStayOutTests {
-  /// Targets whose code measures rather than serves.
+  /// Targets whose code measures rather than serves: benchmarks and the profiler's workloads.
   static func isBenchmark(_ target: String) -> Bool {
-    target.contains("Bench") || target.hasPrefix("lunar-bench") || target == "lunar-workload"
+    target.contains("Bench") || target.hasPrefix("lunar-bench") || target.hasSuffix("workload")
   }
 
   /// The package's targets and the local targets each depends on, read by SwiftPM from Package.swift.

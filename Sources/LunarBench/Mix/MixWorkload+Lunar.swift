@@ -7,8 +7,12 @@ extension MixWorkload {
   func action(_ i: Int) -> LuaValue {
     switch self {
     case .increment: ["type": "increment"]
-    case .twoWrites: ["type": "factLoaded", "fact": "42 is a number."]
-    case .nested: ["type": "setCity", "city": "Lyon"]
+    // NB: values that alternate, so that every write changes the state.
+    case .twoWrites:
+      i % 2 == 1
+        ? ["type": "setStatus", "loading": true, "fact": "42 is a number."]
+        : ["type": "setStatus", "loading": false, "fact": "43 is a number."]
+    case .nested: ["type": "setCity", "city": i % 2 == 1 ? "Lyon" : "Paris"]
     case .toggleRow, .toggleRow10, .toggleRow10000:
       ["type": "todos", "id": .integer(Int64(rows / 2)), "action": ["type": "toggle"]]
     case .addRemove, .addRemove10:
@@ -43,8 +47,10 @@ extension MixWorkload {
     if kind == "addRemove" {
       for i in actions { store.send(action(i)).cancel() }
     } else {
-      let action = action(1)
-      for _ in actions { store.send(action).cancel() }
+      // NB: made once, as the Redux-style side makes each in a few Lua instructions.
+      let odd = action(1)
+      let even = action(2)
+      for i in actions { store.send(i % 2 == 1 ? odd : even).cancel() }
     }
   }
 
@@ -65,8 +71,9 @@ extension MixWorkload {
     let ok: Bool
     switch self {
     case .increment: ok = state["count"] == .integer(Int64(times)) && state["fact"] == nil
-    case .twoWrites: ok = state["loading"] == false && state["fact"] == "42 is a number."
-    case .nested: ok = state["profile"]["address"]["city"] == "Lyon"
+    case .twoWrites:
+      ok = state["loading"] == .boolean(odd) && state["fact"] == (odd ? "42 is a number." : "43 is a number.")
+    case .nested: ok = state["profile"]["address"]["city"] == (odd ? "Lyon" : "Paris")
     case .toggleRow, .toggleRow10, .toggleRow10000:
       ok = todos.count == rows && todos[rows / 2 - 1]["done"] == .boolean(odd)
     case .addRemove, .addRemove10:

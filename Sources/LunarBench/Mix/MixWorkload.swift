@@ -8,9 +8,9 @@
 public enum MixWorkload: String, CaseIterable, Sendable {
   /// The counter's `increment`: `count + 1` and `fact = nil`.
   case increment
-  /// Two scalar writes: `loading = false`, `fact = action.fact`.
+  /// Two scalar writes: `loading = action.loading`, `fact = action.fact` (values that alternate).
   case twoWrites
-  /// A nested write: `profile.address.city = action.city`.
+  /// A nested write: `profile.address.city = action.city` (values that alternate).
   case nested
   /// Toggling the middle row of a 1,000-row `lunar.forEach` list.
   case toggleRow

@@ -2,8 +2,10 @@
 -- kind of change. `bench/redux_mix.lua` is the same mix written Redux-style in plain Lua.
 --
 --   increment    the counter's increment: count + 1 and fact = nil
---   factLoaded   two scalar writes: loading and fact
+--   setStatus    two scalar writes: loading and fact
 --   setCity      a nested write: profile.address.city
+--
+-- The benchmarks send values that alternate, so that every write changes the state.
 --   todos        an action for one row of the list, through lunar.forEach (the row toggles)
 --   add, remove  a row appended to the list, a row removed by its id
 --   factTapped   two writes and an effect (fx.run), as the counter's fact button
@@ -30,6 +32,9 @@ local function reduce(state, action)
     state.fact = nil
   elseif t == "factLoaded" then
     state.loading = false
+    state.fact = action.fact
+  elseif t == "setStatus" then
+    state.loading = action.loading
     state.fact = action.fact
   elseif t == "setCity" then
     state.profile.address.city = action.city

@@ -47,6 +47,11 @@ function M.reducer(state, action)
     next.loading = false
     next.fact = action.fact
     return next
+  elseif t == "setStatus" then
+    local next = copy(state)
+    next.loading = action.loading
+    next.fact = action.fact
+    return next
   elseif t == "setCity" then
     local address = copy(state.profile.address)
     address.city = action.city
@@ -167,11 +172,15 @@ local actions = {
   increment = function()
     return { type = "increment" }
   end,
-  twoWrites = function()
-    return { type = "factLoaded", fact = "42 is a number." }
+  twoWrites = function(i)
+    -- NB: values that alternate, so that every write changes the state (for Lunar too).
+    if i % 2 == 1 then
+      return { type = "setStatus", loading = true, fact = "42 is a number." }
+    end
+    return { type = "setStatus", loading = false, fact = "43 is a number." }
   end,
-  nested = function()
-    return { type = "setCity", city = "Lyon" }
+  nested = function(i)
+    return { type = "setCity", city = i % 2 == 1 and "Lyon" or "Paris" }
   end,
   toggleRow = function(_, rows)
     return { type = "todos", id = rows // 2, action = { type = "toggle" } }
@@ -224,9 +233,9 @@ function M.check(kind, rows, times, state)
   if kind == "increment" then
     ok = state.count == times and state.fact == nil
   elseif kind == "twoWrites" then
-    ok = state.loading == false and state.fact == "42 is a number."
+    ok = state.loading == odd and state.fact == (odd and "42 is a number." or "43 is a number.")
   elseif kind == "nested" then
-    ok = state.profile.address.city == "Lyon"
+    ok = state.profile.address.city == (odd and "Lyon" or "Paris")
   elseif kind == "toggleRow" then
     ok = state.todos[rows // 2].done == odd and #state.todos == rows
   elseif kind == "addRemove" then

@@ -126,7 +126,11 @@ struct JSONEventTests {
   }
 
   @Test func anActionThatChangesNothingHasAnEmptyPatch() async throws {
-    let output = try await Lunar.run(["run", "examples/counter"], input: "unknownAction\n")
+    let folder = try makeTemporaryFolder()
+    defer { removeTemporaryFolder(folder) }
+    try Data(Self.rows.utf8).write(to: folder.appendingPathComponent("feature.lua"))
+
+    let output = try await Lunar.run(["run", folder.path, "--time-limit", "60"], input: "unnote\n")
 
     #expect(output.lines.contains(#"{"changed":false,"event":"state","patch":[]}"#), "\(output)")
   }

@@ -4,7 +4,7 @@ import Testing
 /// `lunar run` with piped input: one action per line in, one JSON event per line out.
 @Suite struct RunScriptedTests {
   @Test func pipedActionsPrintExactJSONEventsAndTheOfflineFact() async throws {
-    let output = try await Lunar.run(["run", "examples/counter"], input: "increment\nincrement\nfactTapped\n")
+    let output = try await Lunar.run(["run", "examples/counter", "--time-limit", "60"], input: "increment\nincrement\nfactTapped\n")
 
     #expect(output.status == 0, "\(output)")
     #expect(output.lines == [
@@ -25,7 +25,7 @@ import Testing
 
   @Test func fullStateAndViewPutTheWholeStateAndTheViewInEachEvent() async throws {
     let output = try await Lunar.run(
-      ["run", "examples/counter", "--full-state", "--view"], input: "increment\nincrement\nfactTapped\n")
+      ["run", "examples/counter", "--full-state", "--view", "--time-limit", "60"], input: "increment\nincrement\nfactTapped\n")
 
     #expect(output.status == 0, "\(output)")
     #expect(output.lines == [

@@ -19,7 +19,7 @@ test("receive of an action shows the closest", function()
 end)
 
 test("receive with nothing running fails at once", function()
-  local store = test.store(Loader, { timeout = 60 })
+  local store = test.store(Loader, { timeout = 3600 })
   store:send({ type = "loaded" })
   store:receive("loaded")
 end)

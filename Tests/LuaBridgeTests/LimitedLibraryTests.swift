@@ -99,7 +99,8 @@ import Testing
     let (error, elapsed) = try c.run(.init(instructionsPerCall: 10_000_000, timePerCall: .seconds(30)))
     #expect(error.kind == .instructionLimit, "\(error)")
     #expect(error.message.hasPrefix("hostile.lua:"), "\(error)")
-    #expect(elapsed < .seconds(5))
+    // NB: the kind proves the budget stopped it; the bound only catches a hang (the time limit is 30 s).
+    #expect(elapsed < .seconds(20))
   }
 
   @Test(arguments: Hostile.cases)
@@ -115,7 +116,7 @@ import Testing
   func hostileWorkRunsOutOfTheDefaultLimits(_ c: Hostile) throws {
     let (error, elapsed) = try c.run(.default)
     #expect(error.kind == .instructionLimit || error.kind == .timeLimit, "\(error)")
-    #expect(elapsed < .seconds(6))
+    #expect(elapsed < .seconds(15))
   }
 
   // MARK: - Helpers

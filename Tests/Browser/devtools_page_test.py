@@ -156,6 +156,17 @@ def export(browser, format):
     return text
 
 
+TIMELINE_ROWS = "[...document.querySelectorAll('#timeline tbody tr')]"
+
+
+def line_of(text, after):
+    """The line number of the first line of the counter's feature.lua holding `text` below `after`."""
+    with open(os.path.join(ROOT, "examples", "counter", "feature.lua")) as file:
+        lines = file.read().split("\n")
+    start = next(number for number, line in enumerate(lines, 1) if after in line)
+    return next(number for number, line in enumerate(lines, 1) if number > start and text in line)
+
+
 def count_of(text):
     return json.loads(text)["count"] if text else None
 
@@ -183,6 +194,13 @@ def run(lunar_path, chromium, screenshot):
         lunar.send("factTapped")
         browser.wait_for("the effect to finish", "[...document.querySelectorAll('#timeline tbody tr')].some(row => row.className === 'finished')")
         print("ok: the effect of factTapped shows on the timeline, started and finished")
+
+        # Its `created at` cell names the feature's line that built it.
+        built_at = "feature.lua:" + str(line_of("fx.run(function(send)", after='"factTapped" then'))
+        browser.wait_for("where the fact effect was created", TIMELINE_ROWS +
+                         f".some(row => row.className === 'finished' && row.cells[3].textContent === 'factTapped'"
+                         f" && row.cells[5].textContent === {json.dumps(built_at)})")
+        print(f"ok: the fact effect shows where it was created ({built_at})")
 
         # Export the session and replay it: the record format of lunar run --record, with the
         # answers its effects got.
@@ -241,6 +259,15 @@ def run(lunar_path, chromium, screenshot):
         wait("the next increment to count from 1", lambda: lunar.states()[-1]["count"] == 2)
         browser.wait_for("the log to follow", "document.querySelector('#state').textContent.includes('\"count\": 2')")
         print("ok: resume from here puts the store back in that state")
+
+        # A timer stopped by fx.cancel shows as cancelled, not finished.
+        lunar.send("toggleTimer")
+        browser.wait_for("the timer to start", TIMELINE_ROWS +
+                         ".some(row => row.className === 'started' && row.cells[3].textContent === 'toggleTimer')")
+        lunar.send("toggleTimer")
+        browser.wait_for("the timer to show cancelled", TIMELINE_ROWS +
+                         ".some(row => row.className === 'cancelled' && row.cells[3].textContent === 'toggleTimer')")
+        print("ok: the timer stopped by fx.cancel shows as cancelled")
 
         if screenshot:
             browser.evaluate("document.querySelectorAll('#log li[data-source=input]')[2].click()")

@@ -1,6 +1,8 @@
 extension Effect {
   /// Wraps the operation of every `run` in this effect, keeping the rest of its structure.
-  func transformRuns(
+  ///
+  /// A host watching effects (the devtools) uses it to learn how each run ended.
+  package func transformRuns(
     _ transform: @escaping @Sendable (
       _ operation: @escaping @Sendable (Send<Action>) async -> Void
     ) -> @Sendable (Send<Action>) async -> Void

@@ -310,8 +310,9 @@ private final class ThrottleState {
 }
 
 extension Effect {
-  /// The origin of the first `run` in this effect, for messages about concatenations.
-  var firstOrigin: EffectOrigin? {
+  /// The origin of the first `run` in this effect, for messages about concatenations (and for a
+  /// host showing where an action's effects were created).
+  package var firstOrigin: EffectOrigin? {
     switch operation {
     case .none, .send, .cancel: return nil
     case let .run(run): return run.origin

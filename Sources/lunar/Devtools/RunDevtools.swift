@@ -90,8 +90,8 @@ final class RunDevtools: DevtoolsHost, SessionInspector {
     }
   }
 
-  func effectsStarted(by action: LuaValue) -> Int {
-    hub.effectStarted(entry: lastSent, actionType: action[LuaString("type")].stringValue ?? "?")
+  func effectsStarted(by action: LuaValue, origin: String?) -> Int {
+    hub.effectStarted(entry: lastSent, actionType: action[LuaString("type")].stringValue ?? "?", origin: origin)
   }
 
   func effectsEnded(_ id: Int, cancelled: Bool) {

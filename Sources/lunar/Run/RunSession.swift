@@ -45,6 +45,8 @@ final class RunSession {
   private var replacement: LuaState?
   /// Whether the action being reduced came from input.
   private var reducingInput = false
+  /// The effects the input action being sent returned, while the devtools look.
+  private var watched: EffectWatch?
   /// Whether the state may have changed outside of the reducer's report since the last action (a
   /// reload ran `migrate`): the next state event carries the whole state.
   var stateRewritten = false
@@ -71,7 +73,8 @@ final class RunSession {
       base: luaReducer,
       willReduce: { [weak self] action in self?.willReduce(action) },
       didReduce: { [weak self] action, before, after in self?.didReduce(action, before: before, after: after) },
-      keepsBefore: output.needsStateBefore
+      keepsBefore: output.needsStateBefore,
+      watchEffect: { [weak self] effect in self?.watch(effect) ?? effect }
     )
     self.store = Store(initialState: initialState ?? feature.initialState) { reducer }
     host.onError = { [weak self] error in self?.failed(error) }
@@ -128,9 +131,12 @@ final class RunSession {
       history.append(action)
     }
     nextSource = source
+    watched = nil
     let task = store.send(action)
     nextSource = "effect"
-    if task.hasEffects { track(task, for: action) }
+    let watch = watched
+    watched = nil
+    if task.hasEffects { track(task, for: action, watch: watch) }
     return errors == errorsBefore || keepGoing || StandardInput.isTerminal
   }
 
@@ -185,20 +191,31 @@ final class RunSession {
     return cancelled
   }
 
-  private func track(_ task: StoreTask, for action: LuaValue) {
+  private func track(_ task: StoreTask, for action: LuaValue, watch: EffectWatch?) {
     running += 1
     let id = sentCount
     tasks[id] = task
     output.effect("started", for: action, running: running)
-    let inspected = inspector?.effectsStarted(by: action)
+    let inspected = inspector?.effectsStarted(by: action, origin: watch?.origin)
     Task { @MainActor [weak self] in
       await task.finish()
       guard let self else { return }
       self.tasks[id] = nil
       self.running -= 1
       self.output.effect("finished", for: action, running: self.running)
-      if let inspected { self.inspector?.effectsEnded(inspected, cancelled: task.isCancelled) }
+      if let inspected {
+        self.inspector?.effectsEnded(inspected, cancelled: task.isCancelled || watch?.cancelled == true)
+      }
     }
+  }
+
+  /// The effect an input action returned, wrapped while the devtools look, so they show where it was
+  /// created and whether it was cancelled; untouched otherwise.
+  private func watch(_ effect: Effect<LuaValue>) -> Effect<LuaValue> {
+    guard inspector != nil, reducingInput else { return effect }
+    let watch = EffectWatch(watching: effect)
+    watched = watch
+    return watch.wrap(effect)
   }
 
   private func willReduce(_ action: LuaValue) -> LuaState? {

@@ -12,8 +12,9 @@ protocol SessionInspector: AnyObject {
   /// It was: the state after it, and its view when the state changed (`nil` otherwise).
   func didReduce(state: LuaState, view: String?)
   func failed(_ error: LuaFeatureError)
-  /// The action started effects; returns a number to report their end with.
-  func effectsStarted(by action: LuaValue) -> Int
+  /// The action started effects, the first created at `origin` (`feature.lua:35`) when known;
+  /// returns a number to report their end with.
+  func effectsStarted(by action: LuaValue, origin: String?) -> Int
   func effectsEnded(_ id: Int, cancelled: Bool)
   /// The feature was reloaded (or failed to), the state kept.
   func reloaded(files: [String], error: LuaFeatureError?)

@@ -25,11 +25,11 @@ final class EffectWatch {
 
   /// `effect`, each of its runs noting here whether it ended cancelled.
   func wrap(_ effect: Effect<LuaValue>) -> Effect<LuaValue> {
-    effect.transformRuns { [weak self] operation in
+    effect.transformRuns { [self] operation in
       { send in
         await operation(send)
         // NB: noted before the run ends, so before the session sees the action's effects finish.
-        if Task.isCancelled { await self?.noteCancelled() }
+        if Task.isCancelled { await self.noteCancelled() }
       }
     }
   }

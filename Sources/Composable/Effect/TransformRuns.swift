@@ -1,8 +1,6 @@
 extension Effect {
   /// Wraps the operation of every `run` in this effect, keeping the rest of its structure.
-  ///
-  /// A host watching effects (the devtools) uses it to learn how each run ended.
-  package func transformRuns(
+  func transformRuns(
     _ transform: @escaping @Sendable (
       _ operation: @escaping @Sendable (Send<Action>) async -> Void
     ) -> @Sendable (Send<Action>) async -> Void

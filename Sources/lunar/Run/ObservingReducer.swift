@@ -18,9 +18,9 @@ struct ObservingReducer<Base: Reducer<LuaState, LuaValue>>: Reducer {
   /// > into a state that is shared, and copies each array and table on the way to its writes (a
   /// > whole list of 100,000 rows to toggle one). Keep it only to show a diff.
   var keepsBefore = true
-  /// Called with the effect the base reducer returned; what it returns runs instead (the devtools
-  /// wrap it to see where it was created and whether it was cancelled). `nil`: the effect as is.
-  var watchEffect: (@MainActor @Sendable (_ effect: Effect<LuaValue>) -> Effect<LuaValue>)?
+  /// Called with the effect the base reducer returned, before it starts (the devtools read where
+  /// it was created).
+  var didReturn: (@MainActor @Sendable (_ effect: Effect<LuaValue>) -> Void)?
 
   func reduce(into state: inout LuaState, action: LuaValue) -> Effect<LuaValue> {
     let willReduce = self.willReduce
@@ -33,7 +33,7 @@ struct ObservingReducer<Base: Reducer<LuaState, LuaValue>>: Reducer {
     let effect = base.reduce(into: &state, action: action)
     let after = state
     MainActor.assumeIsolated { didReduce(action, before, after) }
-    guard let watchEffect else { return effect }
-    return MainActor.assumeIsolated { watchEffect(effect) }
+    if let didReturn { MainActor.assumeIsolated { didReturn(effect) } }
+    return effect
   }
 }

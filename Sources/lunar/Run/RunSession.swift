@@ -45,8 +45,8 @@ final class RunSession {
   private var replacement: LuaState?
   /// Whether the action being reduced came from input.
   private var reducingInput = false
-  /// The effects the input action being sent returned, while the devtools look.
-  private var watched: EffectWatch?
+  /// Where the effect of the input action being sent was created, while the devtools look.
+  private var effectOrigin: String?
   /// Whether the state may have changed outside of the reducer's report since the last action (a
   /// reload ran `migrate`): the next state event carries the whole state.
   var stateRewritten = false
@@ -74,7 +74,7 @@ final class RunSession {
       willReduce: { [weak self] action in self?.willReduce(action) },
       didReduce: { [weak self] action, before, after in self?.didReduce(action, before: before, after: after) },
       keepsBefore: output.needsStateBefore,
-      watchEffect: { [weak self] effect in self?.watch(effect) ?? effect }
+      didReturn: { [weak self] effect in self?.didReturn(effect) }
     )
     self.store = Store(initialState: initialState ?? feature.initialState) { reducer }
     host.onError = { [weak self] error in self?.failed(error) }
@@ -131,12 +131,11 @@ final class RunSession {
       history.append(action)
     }
     nextSource = source
-    watched = nil
+    effectOrigin = nil
     let task = store.send(action)
     nextSource = "effect"
-    let watch = watched
-    watched = nil
-    if task.hasEffects { track(task, for: action, watch: watch) }
+    if task.hasEffects { track(task, for: action, origin: effectOrigin) }
+    effectOrigin = nil
     return errors == errorsBefore || keepGoing || StandardInput.isTerminal
   }
 
@@ -191,31 +190,29 @@ final class RunSession {
     return cancelled
   }
 
-  private func track(_ task: StoreTask, for action: LuaValue, watch: EffectWatch?) {
+  private func track(_ task: StoreTask, for action: LuaValue, origin: String?) {
     running += 1
     let id = sentCount
     tasks[id] = task
     output.effect("started", for: action, running: running)
-    let inspected = inspector?.effectsStarted(by: action, origin: watch?.origin)
+    let inspected = inspector?.effectsStarted(by: action, origin: origin)
     Task { @MainActor [weak self] in
       await task.finish()
       guard let self else { return }
       self.tasks[id] = nil
       self.running -= 1
       self.output.effect("finished", for: action, running: self.running)
-      if let inspected {
-        self.inspector?.effectsEnded(inspected, cancelled: task.isCancelled || watch?.cancelled == true)
-      }
+      // NB: cancelled when every effect of the action was (`fx.cancel`, a new `cancelInFlight`
+      //     run, a feature cancelling its child's effects, `:quit`).
+      if let inspected { self.inspector?.effectsEnded(inspected, cancelled: task.isCancelled) }
     }
   }
 
-  /// The effect an input action returned, wrapped while the devtools look, so they show where it was
-  /// created and whether it was cancelled; untouched otherwise.
-  private func watch(_ effect: Effect<LuaValue>) -> Effect<LuaValue> {
-    guard inspector != nil, reducingInput else { return effect }
-    let watch = EffectWatch(watching: effect)
-    watched = watch
-    return watch.wrap(effect)
+  /// Notes where the effect an input action returned was created (`feature.lua:35`, the first
+  /// `fx.run` of it), only while the devtools look.
+  private func didReturn(_ effect: Effect<LuaValue>) {
+    guard inspector != nil, reducingInput else { return }
+    effectOrigin = effect.firstOrigin?.label
   }
 
   private func willReduce(_ action: LuaValue) -> LuaState? {

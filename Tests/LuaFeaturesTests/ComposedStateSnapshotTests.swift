@@ -112,6 +112,8 @@ struct ComposedStateSnapshotTests {
     }
     """
 
+  /// Each step also replays `lastChanges` on the state before the action: the changes an action
+  /// reports must take the state to what Lua holds after it.
   @Test func thePatchedSnapshotOfAComposedFeatureEqualsAFullReadAfterHundredsOfRandomActions() throws {
     let harness = try FeatureHarness()
     let feature = try harness.load(Self.source, chunkName: "board.lua")
@@ -129,7 +131,13 @@ struct ComposedStateSnapshotTests {
         store.state.value == resident,
         "step \(step): \(action)\nfirst difference: \(firstDifference(store.state.value, resident ?? .nil) ?? "-")")
       guard store.state.value == resident else { return }
+      let replayed = reducer.lastChanges.reduce(before) { $0.setting($1.path[...], to: $1.value) }
+      #expect(
+        replayed.comparable == resident?.comparable,
+        "step \(step): \(action)\nlastChanges: \(reducer.lastChanges)\nfirst difference: \(firstDifference(replayed, resident ?? .nil) ?? "-")")
+      guard replayed.comparable == resident?.comparable else { return }
       if fails {
+        #expect(reducer.lastChanges.isEmpty, "step \(step): \(action) failed but reports \(reducer.lastChanges)")
         failures += 1
         #expect(resident == before, "step \(step): \(action) failed but changed the state")
         guard resident == before else { return }
@@ -210,4 +218,40 @@ struct ComposedActionGenerator {
   }
 
   private mutating func pick(_ ids: [Int64]) -> Int64 { ids[Int(rng.next(UInt64(ids.count)))] }
+}
+
+extension LuaValue {
+  /// The value with `value` put at `path` (an integer key of an array appends at its end, `.nil`
+  /// removes), as Lua would store it.
+  fileprivate func setting(_ path: ArraySlice<LuaValue>, to value: LuaValue) -> LuaValue {
+    guard let key = path.first else { return value }
+    let rest = path.dropFirst()
+    switch (self, key) {
+    case (.table(let fields), .integer) where fields.isEmpty:
+      return LuaValue.array([]).setting(path, to: value)
+    case (.array(var elements), .integer(let position)):
+      let index = Int(position) - 1
+      while elements.count <= index { elements.append(.nil) }
+      elements[index] = elements[index].setting(rest, to: value)
+      return LuaValue.array(elements).normalized
+    case (.table(var fields), .string(let name)):
+      fields[name] = (fields[name] ?? .nil).setting(rest, to: value)
+      return LuaValue.table(fields).normalized
+    case (.nil, .string):
+      return LuaValue.table([:]).setting(path, to: value)
+    default:
+      Issue.record("no place for \(key) in \(self)")
+      return self
+    }
+  }
+
+  /// The value with empty arrays read as empty tables: Lua tells them apart only by a marker that
+  /// a change report does not carry.
+  fileprivate var comparable: LuaValue {
+    switch self {
+    case let .array(elements): elements.isEmpty ? .table([:]) : .array(elements.map(\.comparable))
+    case let .table(fields): .table(fields.mapValues(\.comparable))
+    default: self
+    }
+  }
 }

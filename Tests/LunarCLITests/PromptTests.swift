@@ -72,6 +72,32 @@ struct PromptTests {
     #expect(files == [Lunar.packageRoot.appendingPathComponent("examples/counter").standardizedFileURL.path.replacingOccurrences(of: "/", with: "%")])
   }
 
+  @Test func aFeatureDeepInTheFileSystemStillKeepsItsHistory() async throws {
+    let state = try makeTemporaryFolder()
+    defer { removeTemporaryFolder(state) }
+    let root = try makeTemporaryFolder()
+    defer { removeTemporaryFolder(root) }
+    // NB: the folder's path, written as one file name, is over the 255 bytes a name may hold.
+    let deep = (1...6).reduce(root) { folder, n in folder.appendingPathComponent("level-\(n)-" + String(repeating: "x", count: 50)) }
+    try FileManager.default.createDirectory(at: deep, withIntermediateDirectories: true)
+    for file in try FileManager.default.contentsOfDirectory(atPath: "examples/counter") where file.hasSuffix(".lua") {
+      try FileManager.default.copyItem(atPath: "examples/counter/" + file, toPath: deep.appendingPathComponent(file).path)
+    }
+
+    for _ in 1...2 {
+      let run = try await PTY.run(["run", deep.path], state: state, steps: [
+        .expect("timer: off"), .send("increment\r"), .expect("+   count: 1"), .send(":quit\r"), .exit(10),
+      ])
+      #expect(run.ok, "\(run)")
+    }
+
+    let files = try FileManager.default.contentsOfDirectory(atPath: state.appendingPathComponent("lunar/history").path)
+    #expect(files.count == 1, "\(files)")
+    #expect(files.allSatisfy { $0.utf8.count <= 200 }, "\(files)")
+    let text = try String(contentsOf: state.appendingPathComponent("lunar/history/" + files[0]), encoding: .utf8)
+    #expect(text.components(separatedBy: "increment").count - 1 == 2, "both runs' lines are kept\n\(text)")
+  }
+
   @Test(arguments: [(":quit\r", "typing :quit"), ("\u{04}", "ctrl-D")])
   func leavingCancelsRunningEffectsAndExitsAtOnce(_ keys: String, _ name: String) async throws {
     let state = try makeTemporaryFolder()

@@ -13,23 +13,13 @@ struct FileFingerprint: Equatable, Sendable {
     let attributes = try? FileManager.default.attributesOfItem(atPath: path)
     self.size = data.count
     self.modified = attributes?[.modificationDate] as? Date
-    self.hash = Self.fnv1a(data)
+    self.hash = FNV1a.hash(data)
   }
 
   /// Whether the text differs (a bare `touch` changes the time, not the text).
   func sameText(as other: FileFingerprint?) -> Bool {
     guard let other else { return false }
     return size == other.size && hash == other.hash
-  }
-
-  /// 64-bit FNV-1a: fast, stable across runs, and plenty for telling two versions of a file apart.
-  static func fnv1a(_ data: Data) -> UInt64 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in data {
-      hash ^= UInt64(byte)
-      hash &*= 0x0000_0100_0000_01b3
-    }
-    return hash
   }
 }
 

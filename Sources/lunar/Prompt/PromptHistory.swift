@@ -1,4 +1,5 @@
 import Foundation
+import LuaFeatures
 
 /// Where the prompt keeps the lines typed between runs: one history per feature (or plugins)
 /// folder, kept in the user's home, never in the project.
@@ -12,6 +13,9 @@ enum PromptHistory {
   /// How many lines a history keeps.
   static let size = 1000
 
+  /// The longest file name a history gets (in bytes), well under the 255 file systems allow.
+  static let maximumNameBytes = 200
+
   /// The history file of `folder`, or `nil` when no home is known.
   static func file(for folder: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
     let base: URL
@@ -22,7 +26,12 @@ enum PromptHistory {
     } else {
       return nil
     }
-    let name = folder.standardizedFileURL.path.replacingOccurrences(of: "/", with: "%")
+    var name = folder.standardizedFileURL.path.replacingOccurrences(of: "/", with: "%")
+    // NB: a file name holds 255 bytes: a deep folder keeps the end of its path and a hash of all of it.
+    if name.utf8.count > maximumNameBytes {
+      let hash = String(FNV1a.hash(name.utf8), radix: 16)
+      name = "…" + String(decoding: name.utf8.suffix(maximumNameBytes - 40), as: UTF8.self) + "-" + hash
+    }
     return base.appendingPathComponent("lunar/history", isDirectory: true).appendingPathComponent(name)
   }
 }

@@ -27,10 +27,7 @@ public struct HTTPFixture: Sendable, Equatable {
 
   /// The file name a request's recording has.
   public static func fileName(for request: HTTPRequest) -> String {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a: stable across runs and machines
-    for byte in Array("\(request.method) \(request.url)\n".utf8) + (request.body ?? []) {
-      hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-    }
+    let hash = FNV1a.hash(request.body ?? [], seed: FNV1a.hash("\(request.method) \(request.url)\n".utf8))
     let hex = String(UInt32(truncatingIfNeeded: hash ^ (hash >> 32)), radix: 16)
     return "\(request.method)-\(slug(request.url))-\(String(repeating: "0", count: 8 - hex.count) + hex).json"
   }

@@ -127,8 +127,7 @@ int txn_push_path(lua_State *L, int context, int mt, int idx) {
   return 0;
 }
 
-/* Empties the table at idx in place (its size stays, for the next call's few entries). */
-static void clear(lua_State *L, int idx) {
+void txn_clear(lua_State *L, int idx) {
   lua_pushnil(L);
   while (lua_next(L, idx)) {
     lua_pop(L, 1);
@@ -142,9 +141,9 @@ void txn_forget_proxies(lua_State *L, lunar_txn *t, int context) {
   /* NB: cleared rather than replaced: a row action makes one proxy per call, and two new tables per
      call cost more than the clearing. */
   lua_getiuservalue(L, context, UV_PROXIES);
-  clear(L, lua_gettop(L));
+  txn_clear(L, lua_gettop(L));
   lua_getiuservalue(L, context, UV_PATHS);
-  clear(L, lua_gettop(L));
+  txn_clear(L, lua_gettop(L));
   lua_pop(L, 2);
   t->proxies = 0;
 }
@@ -370,8 +369,10 @@ static void check_key(lua_State *L, int key) {
     luaL_error(L, "state keys cannot be nil or NaN");
 }
 
-static int shallow_write(lua_State *L, int path, int value, int old) {
+static int shallow_write(lua_State *L, lunar_txn *t, int path, int key, int value, int old) {
   size_t depth = lua_rawlen(L, path);
+  /* NB: a child's identity: composition keeps the ids of a list across calls, and must see this. */
+  if (depth > 0 && lua_type(L, key) == LUA_TSTRING && lua_tostring(L, key) == t->id_key) return 1;
   if (depth == 1) return 1;
   /* NB: at the root, a scalar over a scalar is no container's (containers are tables, or nil
      for a presented child): `count + 1` leaves the routing's checks out. */
@@ -419,7 +420,7 @@ static int write(lua_State *L, lunar_txn *t, int context, int real, int path) {
   /* NB: a composed feature's children live in tables at the root or in them: only a table put or
      removed at the root, or a write inside a table at the root, can add or remove one. (The root's
      path is its marker, a table of no keys.) */
-  if (t->routing && !t->flagged && shallow_write(L, path, 3, old) && t->shallow++ == 0) {
+  if (t->routing && !t->flagged && shallow_write(L, t, path, 2, 3, old) && t->shallow++ == 0) {
     /* NB: composition's routing checks its containers only after a write this shallow. */
     lua_pushboolean(L, 1);
     lua_rawseti(L, journal, LUNAR_TXN_SHALLOW);

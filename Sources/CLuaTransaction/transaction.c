@@ -147,7 +147,7 @@ void lunar_txn_commit(lua_State *L, lunar_txn *t) {
   if (!t->open) return;
   t->open = 0;
   t->active = 0;
-  if (!lua_checkstack(L, 4)) return; /* the stale entries stay: the next call overwrites them */
+  if (!lua_checkstack(L, 8)) return; /* the stale entries stay: the next call overwrites them */
   int top = lua_gettop(L);
   /* NB: rawgeti on the registry and raw writes of nil to existing slots never allocate. */
   lua_rawgeti(L, LUA_REGISTRYINDEX, t->self);
@@ -160,6 +160,13 @@ void lunar_txn_commit(lua_State *L, lunar_txn *t) {
       lua_rawseti(L, top + 2, i);
     }
   t->count = 0;
+  /* NB: writes no composition checked (a plain feature's, `migrate`'s) may have changed what the
+     prelude derived from the state. */
+  if (!t->routing) {
+    lua_getiuservalue(L, top + 1, UV_DERIVED);
+    txn_clear(L, top + 3);
+    lua_pop(L, 1);
+  }
   lua_getiuservalue(L, top + 1, UV_PENDING);
   for (lua_Integer i = (lua_Integer)lua_rawlen(L, top + 3); i >= 1; i--) {
     lua_pushnil(L);
@@ -190,6 +197,10 @@ static int rollback_entry(lua_State *L) {
     lua_rawseti(L, 2, LUNAR_TXN_SHALLOW);
     t->flagged = 0;
   }
+  /* what the prelude derived during the call is gone with the writes it saw */
+  lua_getiuservalue(L, 1, UV_DERIVED);
+  txn_clear(L, lua_gettop(L));
+  lua_pop(L, 1);
   /* the effects the call described are never started */
   lua_getiuservalue(L, 1, UV_HANDLES); /* 3 */
   lua_getiuservalue(L, 1, UV_PENDING); /* 4 */
@@ -397,6 +408,17 @@ static int library_worker(lua_State *L) {
   lua_setfield(L, -2, "__mode");
   lua_setmetatable(L, -2);
   lua_setiuservalue(L, 2, UV_ROOTS);
+  lua_pushliteral(L, "id");
+  t->id_key = lua_tostring(L, -1);
+  lua_setiuservalue(L, 2, UV_IDKEY);
+  lua_newtable(L); /* derived from state, weak keys */
+  lua_createtable(L, 0, 1);
+  lua_pushliteral(L, "k");
+  lua_setfield(L, -2, "__mode");
+  lua_setmetatable(L, -2);
+  lua_pushvalue(L, -1);
+  lua_setiuservalue(L, 2, UV_DERIVED);
+  int derived = lua_gettop(L);
   lua_newtable(L); /* the journal */
   lua_pushvalue(L, -1);
   lua_setiuservalue(L, 2, UV_JOURNAL);
@@ -420,6 +442,8 @@ static int library_worker(lua_State *L) {
   luaL_setfuncs(L, plain, 0);
   lua_pushvalue(L, journal);
   lua_setfield(L, library, "journal");
+  lua_pushvalue(L, derived);
+  lua_setfield(L, library, "derived");
   /* the journal's layout, defined in CLuaTransaction.h */
   lua_createtable(L, 0, 6);
   lua_pushinteger(L, LUNAR_TXN_STRIDE);

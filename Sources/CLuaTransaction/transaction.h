@@ -29,6 +29,7 @@ struct lunar_txn {
   /* interned keys and paths, for the host's caches (see lunar_txn_change) */
   lua_Integer epoch;
   int interned;
+  const void *id_key;      /* the interned string "id" (kept alive by UV_IDKEY) */
   /* the last call's report */
   lunar_txn_change *changes;
   int capacity;
@@ -50,7 +51,9 @@ enum {
   UV_FINISH,       /* the prelude's finish(result): the effect as data */
   UV_STALE,        /* the prelude's stale(key): raises "state used outside its reducer call" */
   UV_INTERNED,     /* key or path -> id, for the current epoch */
-  UV_COUNT = UV_INTERNED
+  UV_DERIVED,      /* the prelude's tables derived from state (see CLuaTransaction.h) */
+  UV_IDKEY,        /* the string "id" */
+  UV_COUNT = UV_IDKEY
 };
 
 /* A proxy is an empty table (so `next` and raw access find nothing in it). A root proxy's metatable
@@ -86,6 +89,8 @@ void txn_push_nested_metatable(lua_State *L, int context);
 int txn_push_real(lua_State *L, lunar_txn *t, int context, int mt, int idx);
 /* The same for its path: the root's marker (and returns 1) or its keys (and returns 0). */
 int txn_push_path(lua_State *L, int context, int mt, int idx);
+/* Empties the table at idx in place (its size stays). Never allocates, never raises. */
+void txn_clear(lua_State *L, int idx);
 /* Empties the call's proxies (at the end of a call that made some). */
 void txn_forget_proxies(lua_State *L, lunar_txn *t, int context);
 /* The sandbox's `next`: state proxies iterate their table (tables read as proxies). */

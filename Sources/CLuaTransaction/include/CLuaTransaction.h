@@ -24,7 +24,12 @@
    9, …): the table written, the key, the value before the write, and the table's path from the
    root (the root's own marker for a field of the root). Slot 0 (LUNAR_TXN_SHALLOW) is true once
    a composed feature's call has made a write that can add or remove a child: inside a table at the
-   root, or at the root a table put or removed, or a new key. */
+   root, or at the root a table put or removed, or a new key, or a write of a key `id` anywhere (a
+   child's identity).
+
+   The library also hands the prelude a table `derived` (weak keys) for what it derives from state
+   tables and keeps across calls: a rollback empties it, and so does the commit of a call that did
+   not run a composed feature's routing (its writes were never checked). */
 enum {
   LUNAR_TXN_STRIDE = 4,
   LUNAR_TXN_TABLE = 0,

@@ -45,6 +45,9 @@ host.internals = {
   journal = core.journal,
   layout = core.layout,
   journalLength = core.journalLength,
+  -- NB: what composition derives from state tables and keeps across calls (a list's ids): C
+  --     empties it when a call's writes are undone or were never checked.
+  derived = core.derived,
   -- NB: for lunar/loose.lua: whether a call runs, and the count of effects it built and dropped.
   active = core.active,
   loose = core.loose,

@@ -10,8 +10,8 @@
  * still holds can never be written behind the journal's back).
  */
 
-static int index_mm(lua_State *L);
-static int newindex_mm(lua_State *L);
+static int nested_index(lua_State *L);
+static int nested_newindex(lua_State *L);
 static int root_index(lua_State *L);
 static int root_newindex(lua_State *L);
 static int len_mm(lua_State *L);
@@ -52,9 +52,13 @@ static void push_metatable(lua_State *L, int context, int real, int path) {
     lua_pushcclosure(L, root_newindex, 3);
     lua_setfield(L, mt, "__newindex");
   } else {
-    lua_pushcfunction(L, index_mm);
+    /* NB: closures over the context, as the root's pair: a read or write inside a row (the
+       commonest of a list's actions) finds its call without the metatable. */
+    lua_pushvalue(L, context);
+    lua_pushcclosure(L, nested_index, 1);
     lua_setfield(L, mt, "__index");
-    lua_pushcfunction(L, newindex_mm);
+    lua_pushvalue(L, context);
+    lua_pushcclosure(L, nested_newindex, 1);
     lua_setfield(L, mt, "__newindex");
   }
   lua_pushcfunction(L, len_mm);
@@ -88,16 +92,9 @@ void txn_root_metatable(lua_State *L, lunar_txn *t, int context, int real) {
   lua_remove(L, roots);
 }
 
-int txn_push_real(lua_State *L, lunar_txn *t, int context, int mt, int idx) {
+/* txn_push_real for a nested proxy (the metatable already known to be the nested one). */
+static int push_nested_real(lua_State *L, lunar_txn *t, int context, int idx) {
   if (!t->active) return 0;
-  if (lua_rawgeti(L, mt, MT_REAL) == LUA_TTABLE) {
-    /* NB: a root proxy is made per call, and only the call's own is live: one kept from an earlier
-       call is refused even though its metatable is the same. */
-    if (lua_topointer(L, idx) == t->root) return 1;
-    lua_pop(L, 1);
-    return 0;
-  }
-  lua_pop(L, 1);
   if (lua_topointer(L, idx) == t->child && t->child_generation == t->generation) {
     lua_getiuservalue(L, context, UV_CHILD);
     return 1;
@@ -112,18 +109,35 @@ int txn_push_real(lua_State *L, lunar_txn *t, int context, int mt, int idx) {
   return 1;
 }
 
-int txn_push_path(lua_State *L, int context, int mt, int idx) {
-  if (lua_rawgeti(L, mt, MT_PATH) != LUA_TNIL) return 1;
+int txn_push_real(lua_State *L, lunar_txn *t, int context, int mt, int idx) {
+  if (!t->active) return 0;
+  if (lua_rawgeti(L, mt, MT_REAL) == LUA_TTABLE) {
+    /* NB: a root proxy is made per call, and only the call's own is live: one kept from an earlier
+       call is refused even though its metatable is the same. */
+    if (lua_topointer(L, idx) == t->root) return 1;
+    lua_pop(L, 1);
+    return 0;
+  }
   lua_pop(L, 1);
-  lunar_txn *t = txn_at(L, context);
+  return push_nested_real(L, t, context, idx);
+}
+
+/* txn_push_path for a nested proxy: pushes its keys. */
+static void push_nested_path(lua_State *L, lunar_txn *t, int context, int idx) {
   if (lua_topointer(L, idx) == t->child && t->child_generation == t->generation) {
     lua_getiuservalue(L, context, UV_CHILDPATH);
-    return 0;
+    return;
   }
   lua_getiuservalue(L, context, UV_PATHS);
   lua_pushvalue(L, idx);
   lua_rawget(L, -2);
   lua_remove(L, -2);
+}
+
+int txn_push_path(lua_State *L, int context, int mt, int idx) {
+  if (lua_rawgeti(L, mt, MT_PATH) != LUA_TNIL) return 1;
+  lua_pop(L, 1);
+  push_nested_path(L, txn_at(L, context), context, idx);
   return 0;
 }
 
@@ -234,15 +248,16 @@ static void push_child(lua_State *L, lunar_txn *t, int context, int value, int m
   lua_remove(L, -2);
 }
 
-static int index_mm(lua_State *L) {
+/* A nested proxy's read: upvalue 1 the context. */
+static int nested_index(lua_State *L) {
+  int context = lua_upvalueindex(1);
+  lunar_txn *t = txn_at(L, context);
   lua_settop(L, 2);
-  lua_getmetatable(L, 1);        /* 3 */
-  lua_rawgeti(L, 3, MT_CONTEXT); /* 4 */
-  lunar_txn *t = txn_at(L, 4);
-  if (!txn_push_real(L, t, 4, 3, 1)) return stale(L, 4, 2); /* 5 */
+  if (!push_nested_real(L, t, context, 1)) return stale(L, context, 2); /* 3 */
   lua_pushvalue(L, 2);
-  if (lua_rawget(L, 5) != LUA_TTABLE) return 1; /* 6: scalars first, most reads are fields */
-  push_child(L, t, 4, 6, 3, 1, 2);
+  if (lua_rawget(L, 3) != LUA_TTABLE) return 1; /* 4: scalars first, most reads are fields */
+  lua_getmetatable(L, 1);                       /* 5 */
+  push_child(L, t, context, 4, 5, 1, 2);
   return 1;
 }
 
@@ -434,14 +449,14 @@ static int write(lua_State *L, lunar_txn *t, int context, int real, int path) {
   return 0;
 }
 
-static int newindex_mm(lua_State *L) {
+/* A nested proxy's write: upvalue 1 the context. */
+static int nested_newindex(lua_State *L) {
+  int context = lua_upvalueindex(1);
+  lunar_txn *t = txn_at(L, context);
   lua_settop(L, 3);
-  lua_getmetatable(L, 1);        /* 4 */
-  lua_rawgeti(L, 4, MT_CONTEXT); /* 5 */
-  lunar_txn *t = txn_at(L, 5);
-  if (!txn_push_real(L, t, 5, 4, 1)) return stale(L, 5, 2); /* 6 */
-  txn_push_path(L, 5, 4, 1);                                 /* 7 */
-  return write(L, t, 5, 6, 7);
+  if (!push_nested_real(L, t, context, 1)) return stale(L, context, 2); /* 4 */
+  push_nested_path(L, t, context, 1);                                    /* 5 */
+  return write(L, t, context, 4, 5);
 }
 
 /* The root proxies' own pair, the hottest code of a call (most reads and writes are fields of the

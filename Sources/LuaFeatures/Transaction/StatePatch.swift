@@ -208,6 +208,9 @@ extension LuaValue {
   mutating func apply(_ patch: StatePatch, reread: LuaValue?) {
     switch patch {
     case let .setField(path, key, value):
+      // NB: a value set in place, each key on the way found once (the closure of `modify` looks
+      //     the path up twice per level): the commonest patch, a field of a row or of the root.
+      if !value.isNil, setField(at: path[...], key, to: value) { return }
       modify(at: path[...]) { container in
         guard case var .table(fields) = container else { return }
         container = .nil

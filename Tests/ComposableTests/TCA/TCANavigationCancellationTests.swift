@@ -43,7 +43,9 @@ struct TCANavigationCancellationTests {
     await store.receive(.child1(.presented(.response(42))))
     await store.receive(.child2(.presented(.response(42)))) { $0.child2?.count = 42 }
     await store.send(.stop)
-    await clock.run()
+    // NB: a generous timeout: the default half second fails on a loaded machine; a sleep that never
+    //     ends still fails the test.
+    await clock.run(timeout: .seconds(30))
     await store.send(.child1(.dismiss)) { $0.child1 = nil }
     await store.send(.child2(.dismiss)) { $0.child2 = nil }
   }
@@ -127,7 +129,9 @@ struct TCANavigationCancellationTests {
     await store.send(.destination(.presented(.first(.resetIdentity)))) {
       $0.destination = .first(.init(id: UUID(1), count: 0))
     }
-    await clock.run()
+    // NB: a generous timeout: the default half second fails on a loaded machine; a sleep that never
+    //     ends still fails the test.
+    await clock.run(timeout: .seconds(30))
     await store.send(.destination(.dismiss)) { $0.destination = nil }
   }
 

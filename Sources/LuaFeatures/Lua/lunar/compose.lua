@@ -42,7 +42,7 @@ local internals = host.internals
 local realOf, journal, SHALLOW = internals.realOf, internals.journal, internals.layout.SHALLOW
 -- NB: a C check (journal.c): one call where `type` and `rawget` would take two or three.
 local isAction = internals.isAction
-local untimed, timed, user = internals.untimed, internals.timed, internals.user
+local untimed, timed, user, row = internals.untimed, internals.timed, internals.user, internals.row
 
 local type, rawget, error, pairs, next, setmetatable, getmetatable, tostring =
   type, rawget, error, pairs, next, setmetatable, getmetatable, tostring
@@ -218,6 +218,7 @@ function hooks.compose(feature, level)
   local childAction, childEffect, elementOf, route, applyDismissals =
     compose.childAction, compose.childEffect, compose.elementOf, compose.route, compose.applyDismissals
   local touches, checkElements, checkPresented = compose.touches, compose.checkElements, compose.checkPresented
+  local indexes = compose.indexes
   local name, body = feature.name, feature.body
   if type(body) ~= "table" or entries[body] then
     error("feature " .. name .. ": `body` must be a list like " ..
@@ -286,10 +287,15 @@ function hooks.compose(feature, level)
         end
       elseif actionType == e.key then
         if e.kind == "forEach" then
-          -- NB: inlined route(): the path of every row action.
-          local sub = rawget(action, "action")
-          if not isAction(sub) then childAction(name, e, action) end
-          local id, element = elementOf(name, e, state, proxied, action, root ~= nil)
+          -- NB: inlined route(): the path of every row action; at the root, one C call finds the
+          --     row through elementOf's cache, and elementOf is left what it does not find.
+          local sub, id, element
+          if root ~= nil then sub, id, element = row(action, root, e.key, indexes, e.paths) end
+          if element == nil then
+            sub = rawget(action, "action")
+            if not isAction(sub) then childAction(name, e, action) end
+            id, element = elementOf(name, e, state, proxied, action, root ~= nil)
+          end
           result = user(e.child.reduce, element, sub, deps)
           if result ~= nil then result = childEffect(result, e.child, e.key, id, id, "forEach") end
         else

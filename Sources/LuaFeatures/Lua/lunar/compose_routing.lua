@@ -194,5 +194,6 @@ end
 compose.childAction = childAction
 compose.childEffect = childEffect
 compose.elementOf = elementOf
+compose.indexes = indexes
 compose.route = route
 compose.applyDismissals = applyDismissals

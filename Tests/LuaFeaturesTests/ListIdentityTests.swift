@@ -167,6 +167,21 @@ struct ListIdentityTests {
     #expect(try duplicateError().hasSuffix("two elements of state.rows have the id 1"))
   }
 
+  @Test func aRowJustAddedIsFoundAndTheOthersStillAre() async throws {
+    let store = store()
+    await store.send(["type": "rows", "id": 2, "action": ["type": "saved"]]) {
+      $0.rows = [Self.row(1), Self.row(2, saved: true)]
+    }
+    await store.send(["type": "add", "id": 3]) { $0.rows = [Self.row(1), Self.row(2, saved: true), Self.row(3)] }
+    await store.send(["type": "rows", "id": 3, "action": ["type": "saved"]]) {
+      $0.rows = [Self.row(1), Self.row(2, saved: true), Self.row(3, saved: true)]
+    }
+    await store.send(["type": "rows", "id": 1, "action": ["type": "saved"]]) {
+      $0.rows = [Self.row(1, saved: true), Self.row(2, saved: true), Self.row(3, saved: true)]
+    }
+    #expect(harness.errors.isEmpty, "\(harness.errors)")
+  }
+
   @Test func aListMigratedByAReloadIsCheckedAgainstWhatMigrateLeft() async throws {
     func script(_ migrate: String) -> String {
       """

@@ -1,3 +1,4 @@
+import Foundation
 import Composable
 import LuaBridge
 import LuaFeatures
@@ -6,7 +7,7 @@ extension MixWorkload {
   /// The `i`th action (from 1) Lunar's store receives, the same as `bench/redux_mix.lua` dispatches.
   func action(_ i: Int) -> LuaValue {
     switch self {
-    case .increment: ["type": "increment"]
+    case .counter, .increment: ["type": "increment"]
     // NB: values that alternate, so that every write changes the state.
     case .twoWrites:
       i % 2 == 1
@@ -28,6 +29,14 @@ extension MixWorkload {
     //     first call (the large state crossing into Lua) is slow, and must not fail the run.
     let host = try LuaFeatureHost(limits: .init(timePerCall: .seconds(600)))
     host.onError = { error in fatalError("the action mix failed: \(error)") }
+    if self == .counter {
+      let path = "examples/counter/feature.lua"
+      guard FileManager.default.fileExists(atPath: path) else {
+        throw MixWorkloadError("\(path) is not in the current folder: run the counter workload from Lunar's checkout")
+      }
+      let feature = try host.load(FeatureLocation(resolving: path))
+      return Store(initialState: feature.initialState) { feature.reducer() }
+    }
     let feature = try host.load(source: EmbeddedLua.benchMix.source, chunkName: EmbeddedLua.benchMix.name)
     guard case var .table(fields) = feature.initialState.value else {
       throw MixWorkloadError("bench/mix.lua's initial state is not a table")
@@ -70,7 +79,7 @@ extension MixWorkload {
     let todos = state["todos"].arrayValue ?? []
     let ok: Bool
     switch self {
-    case .increment: ok = state["count"] == .integer(Int64(times)) && state["fact"] == nil
+    case .counter, .increment: ok = state["count"] == .integer(Int64(times)) && state["fact"] == nil
     case .twoWrites:
       ok = state["loading"] == .boolean(odd) && state["fact"] == (odd ? "42 is a number." : "43 is a number.")
     case .nested: ok = state["profile"]["address"]["city"] == (odd ? "Lyon" : "Paris")

@@ -69,7 +69,8 @@ public final class ReduxMixStore {
       lua_pushstring(L, source)
       try call(arguments: 1, results: 1)
     }
-    try call(arguments: 2, results: 1)
+    lua_pushstring(L, workload.kind)
+    try call(arguments: 3, results: 1)
   }
 
   deinit {

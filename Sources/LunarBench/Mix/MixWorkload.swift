@@ -6,7 +6,10 @@
 /// try MixWorkload.toggleRow.runRedux(times: 10_000)
 /// ```
 public enum MixWorkload: String, CaseIterable, Sendable {
-  /// The counter's `increment`: `count + 1` and `fact = nil`.
+  /// The counter example's own `increment`, on its own feature (`examples/counter/feature.lua`,
+  /// read from the current folder): `count + 1` and `fact = nil` in a feature that composes nothing.
+  case counter
+  /// The counter's `increment` in the mix: `count + 1` and `fact = nil`.
   case increment
   /// Two scalar writes: `loading = action.loading`, `fact = action.fact` (values that alternate).
   case twoWrites
@@ -28,6 +31,7 @@ public enum MixWorkload: String, CaseIterable, Sendable {
   /// What the workload sends, as a table's first column.
   public var label: String {
     switch self {
+    case .counter: "the counter example's own increment"
     case .increment: "increment (count + 1, fact = nil)"
     case .twoWrites: "two scalar writes"
     case .nested: "nested write (profile.address.city)"
@@ -45,12 +49,13 @@ public enum MixWorkload: String, CaseIterable, Sendable {
     switch self {
     case .toggleRow10, .addRemove10: 10
     case .toggleRow10000: 10_000
+    case .counter: 0
     default: 1_000
     }
   }
 
-  /// Whether one action costs a side a millisecond or more (a list copied whole, or checked row by
-  /// row): the benchmarks send fewer of them.
+  /// Whether one action costs a side a millisecond or more (a list copied whole): the benchmarks
+  /// send fewer of them.
   public var isCostly: Bool {
     self == .toggleRow10000 || self == .addRemove
   }

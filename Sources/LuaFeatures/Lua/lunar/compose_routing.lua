@@ -29,6 +29,15 @@ local function indexOf(items, id)
     if index ~= nil then
       local element = rawget(items, index)
       if type(element) == "table" and rawequal(rawget(element, "id"), id) then return index end
+    else
+      -- NB: a row added since is most often the last: found there, the cache is not rebuilt (a
+      --     walk of the whole list, for the first action of every new row).
+      local n = rawlen(items)
+      local last = rawget(items, n)
+      if type(last) == "table" and rawequal(rawget(last, "id"), id) then
+        cache[id] = n
+        return n
+      end
     end
   end
   cache = {}

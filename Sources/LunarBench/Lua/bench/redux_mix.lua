@@ -137,6 +137,11 @@ function M.thunk(nextDispatch, store)
   end
 end
 
+--- The counter example's state (examples/counter/feature.lua), for its own `increment`.
+function M.counterState()
+  return { count = 0, loading = false, timerRunning = false }
+end
+
 --- The state of the mix with `rows` rows (ids 1 to rows), as in bench/mix.lua.
 function M.initialState(rows)
   local todos = {}
@@ -168,10 +173,13 @@ local function factTapped()
 end
 
 --- The `i`th action of the workload `kind` over `rows` rows (the same as Lunar's workload sends).
+local function increment()
+  return { type = "increment" }
+end
+
 local actions = {
-  increment = function()
-    return { type = "increment" }
-  end,
+  counter = increment,
+  increment = increment,
   twoWrites = function(i)
     -- NB: values that alternate, so that every write changes the state (for Lunar too).
     if i % 2 == 1 then
@@ -194,13 +202,15 @@ local actions = {
   effect = factTapped,
 }
 
---- A store of the mix over `rows` rows: the plain one (Store nil, with one listener) or Rodux's
---- (`Store` from `rodux`), the thunk middleware in both.
-function M.makeStore(rows, Store)
+--- A store of the mix over `rows` rows (of the counter's state for `kind` "counter"): the plain
+--- one (Store nil, with one listener) or Rodux's (`Store` from `rodux`), the thunk middleware in
+--- both.
+function M.makeStore(rows, Store, kind)
+  local initial = kind == "counter" and M.counterState() or M.initialState(rows)
   if Store then
-    return Store.new(M.reducer, M.initialState(rows), { M.thunk })
+    return Store.new(M.reducer, initial, { M.thunk })
   end
-  local store = M.createStore(M.reducer, M.initialState(rows), { M.thunk })
+  local store = M.createStore(M.reducer, initial, { M.thunk })
   local seen = 0
   store:subscribe(function()
     seen = seen + 1
@@ -219,7 +229,7 @@ end
 --- Dispatches `times` actions of `kind` to a new store over `rows` rows (see `makeStore`), checks
 --- its state, and returns it.
 function M.run(kind, rows, times, Store)
-  local store = M.makeStore(rows, Store)
+  local store = M.makeStore(rows, Store, kind)
   M.dispatch(store, kind, rows, 1, times)
   M.check(kind, rows, times, store:getState())
   return store
@@ -230,7 +240,7 @@ end
 function M.check(kind, rows, times, state)
   local odd = times % 2 == 1
   local ok
-  if kind == "increment" then
+  if kind == "increment" or kind == "counter" then
     ok = state.count == times and state.fact == nil
   elseif kind == "twoWrites" then
     ok = state.loading == odd and state.fact == (odd and "42 is a number." or "43 is a number.")

@@ -227,24 +227,41 @@ static void push_child(lua_State *L, lunar_txn *t, int context, int value, int m
     return;
   }
   lua_pop(L, 2);
-  /* the child's path: the parent's keys and `key` */
-  if (txn_push_path(L, context, mt, parent)) {
+  /* the child's path: the parent's keys and `key`. NB: made once per parent path and key, and kept
+     while the host knows it (the report interns paths by their table: a new table per call would
+     be a new path for the host to read, every call). */
+  int root = txn_push_path(L, context, mt, parent);
+  int path = lua_gettop(L);
+  lua_getiuservalue(L, context, UV_CHILDPATHS);
+  lua_pushvalue(L, path);
+  if (lua_rawget(L, path + 1) != LUA_TTABLE) {
     lua_pop(L, 1);
-    lua_createtable(L, 1, 0);
-    lua_pushvalue(L, key);
-    lua_rawseti(L, -2, 1);
-  } else {
-    lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
+    lua_createtable(L, 0, 1);
+    lua_getiuservalue(L, context, UV_WEAKVALUES);
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, path);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, path + 1);
+  }
+  int children = path + 2;
+  lua_pushvalue(L, key);
+  if (lua_rawget(L, children) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_Integer n = root ? 0 : (lua_Integer)lua_rawlen(L, path);
     lua_createtable(L, (int)n + 1, 0);
     for (lua_Integer i = 1; i <= n; i++) {
-      lua_rawgeti(L, -2, i);
+      lua_rawgeti(L, path, i);
       lua_rawseti(L, -2, i);
     }
     lua_pushvalue(L, key);
     lua_rawseti(L, -2, n + 1);
-    lua_remove(L, -2);
+    lua_pushvalue(L, key);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, children);
   }
-  txn_proxy_of(L, t, context, value, -1);
+  lua_replace(L, path);
+  lua_settop(L, path);
+  txn_proxy_of(L, t, context, value, path);
   lua_remove(L, -2);
 }
 

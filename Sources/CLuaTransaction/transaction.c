@@ -449,6 +449,16 @@ static int library_worker(lua_State *L) {
   lua_setiuservalue(L, 2, UV_INTERNED);
   lua_newtable(L); /* the root path marker */
   lua_setiuservalue(L, 2, UV_ROOTPATH);
+  lua_newtable(L); /* paths of children, by their parent's path (weak keys) */
+  lua_createtable(L, 0, 1);
+  lua_pushliteral(L, "k");
+  lua_setfield(L, -2, "__mode");
+  lua_setmetatable(L, -2);
+  lua_setiuservalue(L, 2, UV_CHILDPATHS);
+  lua_createtable(L, 0, 1); /* weak values */
+  lua_pushliteral(L, "v");
+  lua_setfield(L, -2, "__mode");
+  lua_setiuservalue(L, 2, UV_WEAKVALUES);
   lua_newtable(L); /* resident state -> root metatable, weak keys */
   lua_createtable(L, 0, 1);
   lua_pushliteral(L, "k");

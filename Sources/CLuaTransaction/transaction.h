@@ -53,7 +53,9 @@ enum {
   UV_INTERNED,     /* key or path -> id, for the current epoch */
   UV_DERIVED,      /* the prelude's tables derived from state (see CLuaTransaction.h) */
   UV_IDKEY,        /* the string "id" */
-  UV_COUNT = UV_IDKEY
+  UV_CHILDPATHS,   /* a path -> { key -> the path of its child at key } (weak keys; see push_child) */
+  UV_WEAKVALUES,   /* the metatable of UV_CHILDPATHS's inner tables (weak values) */
+  UV_COUNT = UV_WEAKVALUES
 };
 
 /* A proxy is an empty table (so `next` and raw access find nothing in it). A root proxy's metatable

@@ -24,12 +24,14 @@
 --   for a stack entry) run the parent's reducers first, then remove the child (a stack entry and
 --   the entries above it).
 -- - Removal is found from the journal, after the body: a container (`state.todos`, a stack, an
---   ifLet field) was touched only if the journal holds a write to it or to its field. Only then
---   are old ids (the journal's old values) compared with the ids now there; each id gone becomes a
---   `cancelChild` effect, which Swift turns into `Effect.cancel(scope:)`. An action that does not
---   touch a container pays one pass over a (usually one-entry) journal. Touched containers are
---   also validated (tables with ids, no duplicates, known stack destinations): a malformed child
---   state raises, so the action is rolled back.
+--   ifLet field) was touched only if the journal holds a write to it or to its field (or to an
+--   element's `id`). Only then are old ids (the journal's old values) compared with the ids now
+--   there; each id gone becomes a `cancelChild` effect, which Swift turns into
+--   `Effect.cancel(scope:)`. An action that does not touch a container pays one pass over a
+--   (usually one-entry) journal. Touched containers are also validated (tables with ids, no
+--   duplicates, known stack destinations): a malformed child state raises, so the action is rolled
+--   back. A forEach list keeps its ids from one check to the next (lunar/compose_removal.lua), so
+--   only the rows an action wrote are checked again.
 -- - `forEach` and `stack` find an element by id through a cache (id → index) per array, checked
 --   on use and rebuilt when stale: addressing the 500th of 1,000 rows does not scan them.
 -- - Stack ids come from a counter per feature instance, kept here and made current by the

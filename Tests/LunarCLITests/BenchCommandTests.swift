@@ -40,7 +40,7 @@ struct MixBenchTests {
       try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any], "\(output)")
     let actions = try #require(object["actions"] as? [[String: Any]], "\(output)")
     #expect(actions.compactMap { $0["action"] as? String } == [
-      "increment", "twoWrites", "nested", "toggleRow", "toggleRow10", "toggleRow10000", "addRemove", "addRemove10", "effect",
+      "counter", "increment", "twoWrites", "nested", "toggleRow", "toggleRow10", "toggleRow10000", "addRemove", "addRemove10", "effect",
     ])
     for action in actions {
       #expect((action["lunarNs"] as? Double ?? 0) > 0, "\(action)")

@@ -148,6 +148,13 @@ int lunar_newtable(lua_State *L);
    `context` (it calls `release` when the function is collected); on failure the caller still does. */
 int lunar_pushhostfunction(lua_State *L, void *context);
 
+/* whereDefined(fn) -> "file.lua:12", the line where the Lua function fn is defined ("?" for
+   anything else). A C function for lua_pushcfunction. */
+int lunar_where_defined(lua_State *L);
+/* whereCalled(level) -> "file.lua:12", the line running at `level` of the call stack (0: this
+   function, 1: its caller), "?" where there is none. A C function for lua_pushcfunction. */
+int lunar_where_called(lua_State *L);
+
 /* ---- C extensions: another target's own C code, run inside the host's calls ---- */
 
 /* Calls `f(context, value)` protected, where `context` is a light userdata and `value` the one

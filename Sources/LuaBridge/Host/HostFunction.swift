@@ -44,6 +44,20 @@ extension LuaVM {
     return LuaFunction(LuaRef(vm: self, id: try popReference(), type: .function))
   }
 
+  /// A Lua function that is the C function `body` (without upvalues): for C code a module writes
+  /// for its own Lua, where crossing into Swift would cost more than the work.
+  ///
+  /// ```swift
+  /// let whereDefined = try vm.function(lunar_where_defined)
+  /// ```
+  ///
+  /// `body` runs as any C function Lua calls: it may raise (`luaL_error`), never across Swift.
+  public func function(_ body: lua_CFunction) throws(LuaError) -> LuaFunction {
+    // NB: a light C function: pushing it allocates nothing; taking the reference is protected.
+    lua_pushcclosure(state, body, 0)
+    return LuaFunction(LuaRef(vm: self, id: try popReference(), type: .function))
+  }
+
   /// Called by the trampoline (C) for every call of a host function.
   static func dispatch(_ L: OpaquePointer, _ context: UnsafeMutableRawPointer, _ count: UnsafeMutablePointer<Int32>) -> Int32 {
     let vm = LuaVM.owner(of: L)

@@ -1,3 +1,4 @@
+import CLuaShim
 import Foundation
 import IssueReporting
 import LuaBridge
@@ -137,16 +138,10 @@ final class Prelude {
   static let testModuleGlobal = "__lunar_test_module"
 
   init(vm: LuaVM) throws(LuaError) {
-    let whereDefined = try vm.function(named: "whereDefined") { arguments in
-      let function = try arguments.function(1)
-      guard let location = function.sourceLocation else { return .value("?") }
-      return .value("\(location.file):\(location.line)")
-    }
-    let whereCalled = try vm.function(named: "whereCalled") { arguments in
-      let level = try arguments.integer(1)
-      guard let location = arguments.callerLocation(level: Int(level)) else { return .value("?") }
-      return .value("\(location.file):\(location.line)")
-    }
+    // NB: in C: every fx.run names the line of its function, and a crossing into Swift for it
+    //     cost half of what the rest of the effect's description does.
+    let whereDefined = try vm.function(lunar_where_defined)
+    let whereCalled = try vm.function(lunar_where_called)
     // NB: the files of Lua/lunar/, in order; each hands the next what it needs as arguments.
     let base = try vm.call(vm.load(EmbeddedLua.lunarInit), whereDefined, try LunarJSON.codec(in: vm), returning: LuaTable.self)
     let transaction = try StateTransaction(vm: vm)

@@ -22,6 +22,11 @@ extension MixWorkload {
     }
   }
 
+  /// The counter example's feature, in the checkout the benchmarks were built from.
+  static let counterExample = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("examples/counter/feature.lua")
+
   /// A store of the mix feature (`bench/mix.lua`) over `rows` rows, as the workload starts it.
   @MainActor
   public func makeLunarStore() throws -> Store<LuaState, LuaValue> {
@@ -30,9 +35,9 @@ extension MixWorkload {
     let host = try LuaFeatureHost(limits: .init(timePerCall: .seconds(600)))
     host.onError = { error in fatalError("the action mix failed: \(error)") }
     if self == .counter {
-      let path = "examples/counter/feature.lua"
+      let path = Self.counterExample.path
       guard FileManager.default.fileExists(atPath: path) else {
-        throw MixWorkloadError("\(path) is not in the current folder: run the counter workload from Lunar's checkout")
+        throw MixWorkloadError("the counter example is not at \(path): the counter workload runs from Lunar's checkout")
       }
       let feature = try host.load(FeatureLocation(resolving: path))
       return Store(initialState: feature.initialState) { feature.reducer() }

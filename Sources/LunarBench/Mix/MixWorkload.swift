@@ -6,8 +6,9 @@
 /// try MixWorkload.toggleRow.runRedux(times: 10_000)
 /// ```
 public enum MixWorkload: String, CaseIterable, Sendable {
-  /// The counter example's own `increment`, on its own feature (`examples/counter/feature.lua`,
-  /// read from the current folder): `count + 1` and `fact = nil` in a feature that composes nothing.
+  /// The counter example's own `increment`, on its own feature (`examples/counter/feature.lua` of
+  /// the checkout the benchmarks were built from): `count + 1` and `fact = nil` in a feature that
+  /// composes nothing.
   case counter
   /// The counter's `increment` in the mix: `count + 1` and `fact = nil`.
   case increment

@@ -3,10 +3,26 @@ import Dependencies
 import LuaBridge
 
 /// One running copy of a feature: its resident state table in the VM, its `deps`, its effects.
+///
+/// A few values, each with one owner and one rule:
+///
+/// - **The resident state** (`resident`, its registry id, `version`; this file): a `LuaState`
+///   mirrors the resident table exactly when its residency is this instance at `version`.
+///   `version` moves on only when an action commits; any other state is pushed whole first.
+/// - **The running version** (`feature`, `bound`; this file): `bound` is `feature`'s `reduce`
+///   with this instance's `deps`, or nil until the next action makes it. Both change together,
+///   through `use(_:)` (hot reload).
+/// - **A reload's leftovers** (`pendingReload`; `Reload/`): set by a swap, taken by the next
+///   action, never kept across two.
+/// - **Shared values seen** (`sharedBindings`; `Shared/`): the versions of the shared values last
+///   pulled into the state or pushed from it.
+/// - **Running effects** (`threads`; `Effects/`): the coroutine of every `fx.run` in flight, added
+///   and removed by the effect that runs it, closed with the instance.
 @MainActor
 final class LuaFeatureInstance {
-  /// The feature it runs; hot reload swaps it between two actions (see `swap(to:)`).
-  var feature: LuaFeature {
+  /// The feature it runs; hot reload swaps it between two actions (see `swap(to:)`), through
+  /// `use(_:)`.
+  private(set) var feature: LuaFeature {
     didSet { hasSharedFields = !feature.sharedFields.isEmpty }
   }
   let dependencyOverrides: LuaTable?
@@ -17,7 +33,7 @@ final class LuaFeatureInstance {
   private(set) var resident: LuaTable? {
     didSet { residentID = resident?.reference.registryID }
   }
-  var bound: LuaFunction? {
+  private var bound: LuaFunction? {
     didSet { boundID = bound?.reference.registryID }
   }
   /// The registry ids of `resident` and `bound` (which keep them alive): what the hot path passes,
@@ -139,7 +155,14 @@ final class LuaFeatureInstance {
     state.residency == LuaState.Residency(instance: ObjectIdentifier(self), version: version)
   }
 
-  /// The feature's `reduce` with its `deps` bound, made once per instance.
+  /// Makes `feature` the running version from the next action on: its `reduce` is bound then
+  /// (`deps` stay: same host, same overrides).
+  func use(_ feature: LuaFeature) {
+    self.feature = feature
+    bound = nil
+  }
+
+  /// The feature's `reduce` with its `deps` bound, made once per version.
   private func boundReduce() throws(LuaError) -> LuaFunction {
     if let bound { return bound }
     let function = try vm.call(host.prelude.bind, feature.reduce, try dependencyTable(), returning: LuaFunction.self)

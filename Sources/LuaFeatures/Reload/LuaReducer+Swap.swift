@@ -61,9 +61,8 @@ extension LuaFeatureInstance {
         pendingReload = PendingReload(previous: previous, migrated: nil)
       }
     }
-    feature = newFeature
-    // NB: the bound `reduce` closes over the old function; `deps` is kept (same host, same overrides).
-    bound = nil
+    // NB: the bound `reduce` closes over the old function: `use` makes it again on the next action.
+    use(newFeature)
   }
 
   /// Brings the store's snapshot in line with a swap before the next action: takes the migrated
@@ -92,8 +91,7 @@ extension LuaFeatureInstance {
       case let error as LuaError: host.report(LuaFeatureError(error, kind: .migration, feature: feature.name))
       default: host.report(LuaFeatureError(kind: .migration, feature: feature.name, message: "\(error)"))
       }
-      feature = pending.previous
-      bound = nil
+      use(pending.previous)
     }
   }
 

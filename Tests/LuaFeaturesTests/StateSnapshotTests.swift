@@ -86,6 +86,25 @@ struct StateSnapshotTests {
     #expect(errors.count == failures, "\(errors.filter { !$0.message.contains("rolled back") })")
     #expect(failures > 40)
   }
+
+  @Test func aFieldSetBeforeAKeyWrittenIntoAnArrayIsPatchedWithIt() throws {
+    let harness = try FeatureHarness()
+    let feature = try harness.load(Self.source, chunkName: "shapes.lua")
+    let reducer = feature.reducer()
+    let store = Store(initialState: feature.initialState) { reducer }
+    // NB: the first change sets a field in place; the second, a key of what Swift holds as an
+    //     array, cannot be: the first is undone, and both are planned together.
+    store.send([
+      "ops": [
+        ["kind": "set", "path": ["record"], "key": "name", "value": "b"],
+        ["kind": "set", "path": ["list"], "key": "name", "value": "x"],
+      ]
+    ])
+    #expect(harness.takeErrors().isEmpty)
+    #expect(store.state.value == (try reducer.residentState()))
+    #expect(store.state.value["record"]["name"] == "b")
+    #expect(store.state.value["list"]["name"] == "x")
+  }
 }
 
 /// Random mutations of a state, described as actions for the `Shapes` feature. Deterministic for a

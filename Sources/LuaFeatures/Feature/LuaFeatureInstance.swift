@@ -90,7 +90,12 @@ final class LuaFeatureInstance {
         )
       }
       let effect = call.report.effect.isNil ? Effect<LuaValue>.none : try translate(call.report.effect, action: action)
-      if !call.report.changes.isEmpty || call.report.rereadAll {
+      if !hasShared, !call.report.structural, !call.report.rereadAll,
+        let patches = state.storage.setFields(call.report.changes)
+      {
+        // NB: fields set in place, the commonest action, without planning first.
+        lastPatches = patches
+      } else if !call.report.changes.isEmpty || call.report.rereadAll {
         // NB: set by `residentID(for:)` above.
         let patches = try plan(call.report, state: state, resident: resident!)
         if hasShared, let touched = sharedFieldsTouched(by: patches.lazy.map(\.0)) {

@@ -173,35 +173,80 @@ extension LuaValue {
   }
 
   /// Sets `key` of this keyed table to `value` (not nil) in place; `false` when this is not one.
-  mutating func setRootField(_ key: LuaString, to value: LuaValue) -> Bool {
+  /// `previous` receives what the key held (nil when it was absent).
+  mutating func setRootField(_ key: LuaString, to value: LuaValue, previous: inout LuaValue?) -> Bool {
     guard case var .table(fields) = self else { return false }
     self = .nil  // NB: so that `fields` is the only reference, and is not copied
     // NB: an existing key is found without giving the dictionary a copy of it.
-    if let index = fields.index(forKey: key) { fields.values[index] = value } else { fields[key] = value }
+    if let index = fields.index(forKey: key) {
+      previous = fields.values[index]
+      fields.values[index] = value
+    } else {
+      previous = nil
+      fields[key] = value
+    }
     self = .table(fields)
     return true
   }
 
-  /// Sets `key` of the keyed table at `path` to `value` (not nil); `false` when there is none.
-  /// One walk down the path, changing each container in place (the hot path of a row action).
-  mutating func setField(at path: ArraySlice<LuaValue>, _ key: LuaString, to value: LuaValue) -> Bool {
-    guard let first = path.first else { return setRootField(key, to: value) }
+  /// Sets `key` of the keyed table at `path` to `value` (not nil); `false` when there is none, and
+  /// then nothing changed. One walk down the path, changing each container in place (the hot path
+  /// of an action). `previous` receives what the key held.
+  mutating func setField(
+    at path: ArraySlice<LuaValue>, _ key: LuaString, to value: LuaValue, previous: inout LuaValue?
+  ) -> Bool {
+    guard let first = path.first else { return setRootField(key, to: value, previous: &previous) }
     switch first {
     case let .string(name):
       guard case var .table(fields) = self, let index = fields.index(forKey: name) else { return false }
       self = .nil  // NB: as in `modify(at:)`: `fields` stays the only reference
-      let done = fields.values[index].setField(at: path.dropFirst(), key, to: value)
+      let done = fields.values[index].setField(at: path.dropFirst(), key, to: value, previous: &previous)
       self = .table(fields)
       return done
     case let .integer(position):
       guard case var .array(elements) = self, position >= 1, position <= Int64(elements.count) else { return false }
       self = .nil
-      let done = elements[Int(position - 1)].setField(at: path.dropFirst(), key, to: value)
+      let done = elements[Int(position - 1)].setField(at: path.dropFirst(), key, to: value, previous: &previous)
       self = .array(elements)
       return done
     default:
       return false
     }
+  }
+
+  /// Applies an action's `changes` in place when each one sets a key of a keyed table to a value
+  /// (the commonest action: a few fields, of the root or of a row), and returns their patches;
+  /// otherwise changes nothing and returns nil, for the caller to plan them.
+  ///
+  /// The changes must be independent (no table put or removed, no key written twice: the report
+  /// says so), as for ``StatePatch/planIndependent(_:on:)``, whose work this skips: each change is
+  /// found once, where planning then applying looked its path up twice.
+  mutating func setFields(_ changes: [StateChange]) -> [(StatePatch, LuaValue?)]? {
+    var patches: [(StatePatch, LuaValue?)] = []
+    patches.reserveCapacity(changes.count)
+    var previous: [LuaValue?] = []
+    previous.reserveCapacity(changes.count)
+    for change in changes {
+      var old: LuaValue? = nil
+      guard case let .string(key) = change.key, !change.value.isNil,
+        setField(at: change.path[...], key, to: change.value, previous: &old)
+      else {
+        // NB: undone newest first, so that the caller plans on the state as it was.
+        for (index, old) in previous.enumerated().reversed() {
+          guard case let .setField(path, key, _) = patches[index].0 else { continue }
+          var ignored: LuaValue? = nil
+          if let old {
+            _ = setField(at: path[...], key, to: old, previous: &ignored)
+          } else {
+            apply(.setField(path: path, key: key, value: .nil), reread: nil)
+          }
+        }
+        return nil
+      }
+      previous.append(old)
+      patches.append((.setField(path: change.path, key: key, value: change.value), nil))
+    }
+    return patches
   }
 
   /// Applies a planned patch; `reread` holds the fresh values of `.replace` paths.
@@ -210,7 +255,8 @@ extension LuaValue {
     case let .setField(path, key, value):
       // NB: a value set in place, each key on the way found once (the closure of `modify` looks
       //     the path up twice per level): the commonest patch, a field of a row or of the root.
-      if !value.isNil, setField(at: path[...], key, to: value) { return }
+      var previous: LuaValue? = nil
+      if !value.isNil, setField(at: path[...], key, to: value, previous: &previous) { return }
       modify(at: path[...]) { container in
         guard case var .table(fields) = container else { return }
         container = .nil

@@ -16,6 +16,26 @@ import Testing
     try vm.reference(value).value()
   }
 
+  @Test func aLargeReadOfRowsAndOfDistinctKeysKeepsEveryKeyAndValue() throws {
+    // NB: past a few dozen keys a read shares the keys rows repeat, and keeps a few hundred: both
+    //     a list of rows and a map of a thousand keys of its own must read back whole.
+    let value = try run("""
+      local rows, map = {}, {}
+      for i = 1, 500 do rows[i] = { id = i, title = "row " .. i, done = i % 2 == 0 } end
+      for i = 1, 1000 do map["key" .. i] = i end
+      return { rows = rows, map = map }
+      """)[0]
+    let rows = try #require(value["rows"].arrayValue)
+    #expect(rows.count == 500)
+    for (offset, row) in rows.enumerated() {
+      let i = Int64(offset + 1)
+      #expect(row == ["id": .integer(i), "title": .text("row \(i)"), "done": .boolean(i % 2 == 0)])
+    }
+    guard case let .table(map) = value["map"] else { Issue.record("map is \(value["map"])"); return }
+    #expect(map.count == 1000)
+    for i in 1...1000 { #expect(map[LuaString("key\(i)")] == .integer(Int64(i))) }
+  }
+
   @Test func integersAndFloatsStayDistinct() throws {
     #expect(try run("return 3, 3.0") == [.integer(3), .number(3.0)])
     #expect(LuaValue.integer(3) != LuaValue.number(3.0))

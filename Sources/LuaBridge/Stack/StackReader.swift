@@ -16,6 +16,15 @@ struct StackReader {
   //     string keys stay bytes until an error needs their text.
   private var visiting: [UnsafeRawPointer: Int] = [:]
   private var path: [Step] = []
+  // NB: past the first few keys, each key is kept by the address of its Lua string, so that a key
+  //     every row of a list repeats is one `LuaString` (one allocation, shared) rather than one
+  //     per row. The addresses hold for the whole read: reading allocates nothing in Lua, so no
+  //     string can be collected and its address reused. (A small read, such as an effect's
+  //     description, gains nothing from a cache and pays for none.)
+  private var keysRead = 0
+  private var keys: [UnsafeRawPointer: LuaString] = [:]
+  private static let keysBeforeCaching = 32
+  private static let keysCached = 256
 
   private enum Step {
     case key(LuaString)
@@ -60,6 +69,21 @@ struct StackReader {
     return LuaString(bytes: UnsafeRawBufferPointer(start: chars, count: length))
   }
 
+  /// The string key at `index` (see `keys`).
+  private mutating func key(at index: Int32) -> LuaString {
+    keysRead += 1
+    guard keysRead > Self.keysBeforeCaching else { return Self.string(state, at: index) }
+    var length = 0
+    guard let chars = lua_tolstring(state, index, &length) else { return LuaString(bytes: []) }
+    let address = UnsafeRawPointer(chars)
+    if let known = keys[address] { return known }
+    let key = LuaString(bytes: UnsafeRawBufferPointer(start: chars, count: length))
+    // NB: a map with keys of its own (ids as keys) would fill the cache for nothing: it keeps the
+    //     first few hundred, the field names a list's rows repeat.
+    if keys.count < Self.keysCached { keys[address] = key }
+    return key
+  }
+
   static func typeName(_ L: OpaquePointer, _ type: Int32) -> String {
     String(cString: lua_typename(L, type))
   }
@@ -86,7 +110,7 @@ struct StackReader {
       var integerKey: Int64?
       switch lua_type(L, keyIndex) {
       case LUA_TSTRING:
-        let key = Self.string(L, at: keyIndex)
+        let key = self.key(at: keyIndex)
         path.append(.key(key))
         let value = try read(at: keyIndex + 1)
         path.removeLast()

@@ -428,6 +428,20 @@ static int context_gc(lua_State *L) {
   return 0;
 }
 
+/* Pushes a metatable that makes a table's keys ("k") or values ("v") weak. */
+static void push_weak_mode(lua_State *L, const char *mode) {
+  lua_createtable(L, 0, 1);
+  lua_pushstring(L, mode);
+  lua_setfield(L, -2, "__mode");
+}
+
+/* Pushes a new table whose keys ("k") or values ("v") are weak. */
+static void push_weak_table(lua_State *L, const char *mode) {
+  lua_newtable(L);
+  push_weak_mode(L, mode);
+  lua_setmetatable(L, -2);
+}
+
 static int library_worker(lua_State *L) {
   lunar_txn **result = (lunar_txn **)lua_touserdata(L, 1);
   lunar_txn *t = (lunar_txn *)lua_newuserdatauv(L, sizeof(lunar_txn), UV_COUNT); /* 2 */
@@ -449,30 +463,16 @@ static int library_worker(lua_State *L) {
   lua_setiuservalue(L, 2, UV_INTERNED);
   lua_newtable(L); /* the root path marker */
   lua_setiuservalue(L, 2, UV_ROOTPATH);
-  lua_newtable(L); /* paths of children, by their parent's path (weak keys) */
-  lua_createtable(L, 0, 1);
-  lua_pushliteral(L, "k");
-  lua_setfield(L, -2, "__mode");
-  lua_setmetatable(L, -2);
+  push_weak_table(L, "k"); /* paths of children, by their parent's path */
   lua_setiuservalue(L, 2, UV_CHILDPATHS);
-  lua_createtable(L, 0, 1); /* weak values */
-  lua_pushliteral(L, "v");
-  lua_setfield(L, -2, "__mode");
+  push_weak_mode(L, "v");
   lua_setiuservalue(L, 2, UV_WEAKVALUES);
-  lua_newtable(L); /* resident state -> root metatable, weak keys */
-  lua_createtable(L, 0, 1);
-  lua_pushliteral(L, "k");
-  lua_setfield(L, -2, "__mode");
-  lua_setmetatable(L, -2);
+  push_weak_table(L, "k"); /* resident state -> root metatable */
   lua_setiuservalue(L, 2, UV_ROOTS);
   lua_pushliteral(L, "id");
   t->id_key = lua_tostring(L, -1);
   lua_setiuservalue(L, 2, UV_IDKEY);
-  lua_newtable(L); /* derived from state, weak keys */
-  lua_createtable(L, 0, 1);
-  lua_pushliteral(L, "k");
-  lua_setfield(L, -2, "__mode");
-  lua_setmetatable(L, -2);
+  push_weak_table(L, "k"); /* derived from state */
   lua_pushvalue(L, -1);
   lua_setiuservalue(L, 2, UV_DERIVED);
   int derived = lua_gettop(L);

@@ -18,9 +18,11 @@ struct StackReader {
   private var path: [Step] = []
   // NB: past the first few keys, each key is kept by the address of its Lua string, so that a key
   //     every row of a list repeats is one `LuaString` (one allocation, shared) rather than one
-  //     per row. The addresses hold for the whole read: reading allocates nothing in Lua, so no
-  //     string can be collected and its address reused. (A small read, such as an effect's
-  //     description, gains nothing from a cache and pays for none.)
+  //     per row. The addresses hold for the whole read: every string seen is a key of a table
+  //     the read still holds (the value read is on the stack, and no one changes it meanwhile), so
+  //     no collection, not even an emergency one while the stack grows, can free it and reuse its
+  //     address. (A small read, such as an effect's description, gains nothing from a cache and
+  //     pays for none.)
   private var keysRead = 0
   private var keys: [UnsafeRawPointer: LuaString] = [:]
   private static let keysBeforeCaching = 32

@@ -9,6 +9,11 @@ import LuaBridge
 /// - **The resident state** (`resident`, its registry id, `version`; this file): a `LuaState`
 ///   mirrors the resident table exactly when its residency is this instance at `version`.
 ///   `version` moves on only when an action commits; any other state is pushed whole first.
+/// - **The state's copy in Swift** (`mirroring`, `currentView`; this file): a state is left a
+///   view of the resident table (no copy) after an action while no one else holds it and nothing
+///   read it; once a view had to be read, or a state was kept across an action, the instance
+///   mirrors for good: each action patches a copy. `currentView` is the only view that may be
+///   unread; it is settled (read) before the resident table changes in any way its holders see.
 /// - **The running version** (`feature`, `bound`; this file): `bound` is `feature`'s `reduce`
 ///   with this instance's `deps`, or nil until the next action makes it. Both change together,
 ///   through `use(_:)` (hot reload).
@@ -43,8 +48,14 @@ final class LuaFeatureInstance {
   private var hasSharedFields: Bool
   private var dependencies: LuaTable?
   private(set) var version: UInt64 = 0
+  /// Whether each action patches a Swift copy of the state (see the type's notes); sticky.
+  private var mirroring: Bool
+  /// The view the store's state is, when it is one.
+  private weak var currentView: ResidentView?
   /// The last action's patches (see `lastChanges`).
   private var lastPatches: [(StatePatch, LuaValue?)] = []
+  /// The last action's changes, when its state was left a view (see `lastChanges`).
+  private var lastViewChanges: (changes: [StateChange], unread: [Int], version: UInt64)?
   /// The coroutines of running effects, closed when the instance goes away.
   var threads: [ObjectIdentifier: LuaThread] = [:]
   /// A hot reload's work left for the next action (see `Reload/`).
@@ -66,22 +77,30 @@ final class LuaFeatureInstance {
     self.host = feature.host
     self.vm = feature.host.vm
     self.hasSharedFields = !feature.sharedFields.isEmpty
+    // NB: shared fields are read from and written to the copy on every action.
+    self.mirroring = !feature.sharedFields.isEmpty
   }
 
   isolated deinit {
+    settleView()
     for thread in threads.values { thread.close() }
   }
 
   func reduce(into state: inout LuaState, action: LuaValue) -> Effect<LuaValue> {
     lastPatches = []
+    lastViewChanges = nil
     do {
       let hasShared = hasSharedFields
-      if hasShared { try pullShared(into: &state) }
+      if hasShared {
+        mirroring = true
+        try pullShared(into: &state)
+      }
       let stateID = try residentID(for: state)
+      let asView = leavesView(&state)
       let boundID = try self.boundID ?? boundReduce().reference.registryID
       // NB: the action's transaction is open until `commit()`; any exit before (a throw below)
       //     drops `call`, which rolls the action back.
-      let call = try host.prelude.transaction.reduce(boundID, on: stateID, with: action)
+      let call = try host.prelude.transaction.reduce(boundID, on: stateID, with: action, readingTables: !asView)
       if let message = call.report.malformed {
         let origin = feature.origin.split(separator: ":")
         throw LuaFeatureError(
@@ -90,6 +109,15 @@ final class LuaFeatureInstance {
         )
       }
       let effect = call.report.effect.isNil ? Effect<LuaValue>.none : try translate(call.report.effect, action: action)
+      if asView {
+        // NB: no copy to patch: the state reads the table when asked.
+        let changes = (call.report.changes, call.report.unread)
+        call.commit()
+        committed(&state)
+        leaveView(&state)
+        lastViewChanges = (changes.0, changes.1, version)
+        return effect
+      }
       if !hasShared, !call.report.structural, !call.report.rereadAll,
         let patches = state.storage.setFields(call.report.changes)
       {
@@ -132,6 +160,51 @@ final class LuaFeatureInstance {
     state.residency = LuaState.Residency(instance: ObjectIdentifier(self), version: version)
   }
 
+  /// Whether the action about to run leaves `state` a view (no copy to patch): when the instance
+  /// does not mirror, no other state holds `state`, and a view was not read. Otherwise settles
+  /// `state`'s view into data and mirrors from now on. `state` mirrors the resident table.
+  private func leavesView(_ state: inout LuaState) -> Bool {
+    guard !mirroring else { return false }
+    if state.view != nil {
+      if isKnownUniquelyReferenced(&state.view), !state.view!.isRead { return true }
+      // NB: read, or held by another state: those keep the value it has now.
+      state.view!.settle()
+      state.storage = state.view!.value
+    } else if isKnownUniquelyReferenced(&state.box) {
+      return true
+    }
+    mirroring = true
+    return false
+  }
+
+  /// Makes `state` a view of the resident table as the last action left it.
+  private func leaveView(_ state: inout LuaState) {
+    if state.view == nil {
+      let view = ResidentView(of: self)
+      state.view = view
+      state.box = StateBox.empty
+      currentView = view
+    }
+  }
+
+  /// Reads the current view, if any, so that its holders keep its value through the change to
+  /// the resident table that follows.
+  func settleView() {
+    currentView?.settle(from: self)
+    currentView = nil
+  }
+
+  /// A full read of the resident table, for a view; `.nil` when there is none (or, reported, when
+  /// the read fails).
+  func readResident() -> LuaValue {
+    do {
+      return try resident?.value() ?? .nil
+    } catch {
+      host.report(LuaFeatureError(error, kind: .reducer, feature: feature.name))
+      return .nil
+    }
+  }
+
   /// The resident table mirroring `state`, pushing `state` into the VM when it is not the one the
   /// last action produced (a new store, or state set from Swift).
   private func residentTable(for state: LuaState) throws(LuaError) -> LuaTable {
@@ -139,6 +212,7 @@ final class LuaFeatureInstance {
     guard let table = try vm.reference(state.storage).table else {
       throw LuaError(kind: .conversion, message: "the state of \(feature.name) must be a table, got \(state.storage.typeName)")
     }
+    settleView()
     resident = table
     return table
   }
@@ -217,7 +291,17 @@ final class LuaFeatureInstance {
   /// The last action's changes as paths and values (see ``LuaReducer/lastChanges``), made from
   /// its patches when asked for.
   var lastChanges: [LuaStateChange] {
-    lastPatches.map { patch, reread in
+    if let (changes, unread, at) = lastViewChanges {
+      return changes.enumerated().map { index, change in
+        var value = change.value
+        // NB: a table put is read from the resident table, as the action left it.
+        if at == version, let resident, unread.contains(index) {
+          value = (try? vm.call(host.prelude.valueAt, resident, LuaValue.array(change.path + [change.key]), returning: LuaValue.self)) ?? .nil
+        }
+        return LuaStateChange(path: change.path + [change.key], value: value)
+      }
+    }
+    return lastPatches.map { patch, reread in
       switch patch {
       case let .setField(path, key, value): LuaStateChange(path: path + [.string(key)], value: value)
       case let .setElement(path, index, value): LuaStateChange(path: path + [.integer(Int64(index + 1))], value: value)

@@ -55,6 +55,8 @@ extension LuaFeatureInstance {
     let previous = pendingReload?.previous ?? feature
     if let migrate = newFeature.migrate {
       if let resident {
+        // NB: a state that is a view keeps the value it had before `migrate` rewrites the table.
+        settleView()
         let value = try migrateState(resident, with: migrate, feature: newFeature.name)
         pendingReload = PendingReload(previous: previous, migrated: (version, value))
       } else {

@@ -32,16 +32,20 @@ final class StateTransaction {
   }
 
   /// Runs one action through the bound reducer `bound` on the state table `state` (registry ids
-  /// of this VM, which the caller keeps alive), and returns its open transaction.
+  /// of this VM, which the caller keeps alive), and returns its open transaction. Without
+  /// `readingTables`, a change that put a table is reported without its value (see
+  /// ``ReducerCall/Report/unread``): a state that is a view needs none.
   ///
   /// - Throws: The reducer's error; its writes are already rolled back.
-  func reduce(_ bound: Int32, on state: Int32, with action: LuaValue) throws(LuaError) -> ReducerCall {
+  func reduce(
+    _ bound: Int32, on state: Int32, with action: LuaValue, readingTables: Bool = true
+  ) throws(LuaError) -> ReducerCall {
     var outcome = lunar_txn_outcome()
     let context = self.context
     do {
       let read = try vm.callExtension(passing: action, { host, L, program, length, count in
         lunar_txn_reduce(host, L, context, bound, state, program, length, &outcome, &count)
-      }, reading: { results throws(LuaError) in try self.read(outcome, results) })
+      }, reading: { results throws(LuaError) in try self.read(outcome, results, readingTables: readingTables) })
       return ReducerCall(transaction: self, report: read)
     } catch {
       rollback()
@@ -73,7 +77,9 @@ final class StateTransaction {
     _ = try? vm.callExtension { host, L in lunar_txn_rollback(host, L, context) }
   }
 
-  private func read(_ outcome: lunar_txn_outcome, _ results: LuaResults) throws(LuaError) -> ReducerCall.Report {
+  private func read(
+    _ outcome: lunar_txn_outcome, _ results: LuaResults, readingTables: Bool
+  ) throws(LuaError) -> ReducerCall.Report {
     var report = ReducerCall.Report()
     let effects = Int(outcome.effects)
     if effects >= 2, results.isNil(1), let message = results.string(2) {
@@ -120,7 +126,13 @@ final class StateTransaction {
       case LUA_TNUMBER: value = change.is_integer != 0 ? .integer(change.integer) : .number(change.number)
       case LUA_TSTRING:
         value = .string(LuaString(bytes: UnsafeRawBufferPointer(start: change.string, count: change.string_length)))
-      default: value = try results.value(Int(change.value_slot))
+      default:
+        if readingTables {
+          value = try results.value(Int(change.value_slot))
+        } else {
+          value = .nil
+          report.unread.append(report.changes.count)
+        }
       }
       report.changes.append(StateChange(path: path, key: key, value: value))
     }
@@ -163,6 +175,8 @@ struct ReducerCall: ~Copyable {
     var structural = false
     /// Whether the snapshot must be read again whole.
     var rereadAll = false
+    /// The changes whose value is a table that was not read (their `value` is `.nil`).
+    var unread: [Int] = []
   }
 
   let report: Report

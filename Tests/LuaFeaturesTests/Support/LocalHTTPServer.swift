@@ -71,7 +71,7 @@ final class LocalHTTPServer: @unchecked Sendable {
     try process.run()
     var banner = ""
     while !banner.contains("\n") {
-      let chunk = stdout.fileHandleForReading.availableData
+      let chunk = stdout.fileHandleForReading.nextChunk()
       if chunk.isEmpty { break }
       banner += String(decoding: chunk, as: UTF8.self)
     }
@@ -82,7 +82,7 @@ final class LocalHTTPServer: @unchecked Sendable {
     url = "http://127.0.0.1:\(port)"
     Thread.detachNewThread { [self] in
       while true {
-        let chunk = stderr.fileHandleForReading.availableData
+        let chunk = stderr.fileHandleForReading.nextChunk()
         if chunk.isEmpty { break }
         lock.withLock { log += String(decoding: chunk, as: UTF8.self) }
       }

@@ -29,7 +29,7 @@ final class Conversation: @unchecked Sendable {
     let handle = output.fileHandleForReading
     Thread.detachNewThread { [self] in
       while true {
-        let data = handle.availableData
+        let data = handle.nextChunk()
         condition.lock()
         if data.isEmpty {
           ended = true

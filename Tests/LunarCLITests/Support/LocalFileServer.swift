@@ -36,7 +36,7 @@ final class LocalFileServer: @unchecked Sendable {
     // "Serving HTTP on 127.0.0.1 port 39515 (http://127.0.0.1:39515/) ..."
     var banner = ""
     while !banner.contains("\n") {
-      let chunk = stdout.fileHandleForReading.availableData
+      let chunk = stdout.fileHandleForReading.nextChunk()
       if chunk.isEmpty { break }
       banner += String(decoding: chunk, as: UTF8.self)
     }
@@ -50,7 +50,7 @@ final class LocalFileServer: @unchecked Sendable {
     // http.server logs each request on standard error: `… "GET /quotes/1 HTTP/1.1" 200 -`.
     Thread.detachNewThread { [self] in
       while true {
-        let chunk = stderr.fileHandleForReading.availableData
+        let chunk = stderr.fileHandleForReading.nextChunk()
         if chunk.isEmpty { break }
         lock.withLock { log += String(decoding: chunk, as: UTF8.self) }
       }

@@ -20,7 +20,7 @@ final class RunningHost: @unchecked Sendable {
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
     output.fileHandleForReading.readabilityHandler = { [weak self] handle in
-      let data = handle.availableData
+      let data = handle.nextChunk()
       guard let self, !data.isEmpty else { return }
       self.lock.withLock { self.received.append(data) }
     }

@@ -1,0 +1,72 @@
+import Dispatch
+import LuaBridge
+import Synchronization
+
+/// A state that is a view of a feature's resident table: read from the VM the first time its value
+/// is needed, then kept.
+///
+/// One rule keeps views honest: only the instance's *current* view may still be unread. Before the
+/// resident table changes in any way a view's holders could see (an action while another state
+/// holds the view, a state pushed from Swift, a reload's `migrate`, the store going away), the
+/// instance settles its current view — reads it — so every older state keeps the value it had.
+final class ResidentView: Sendable {
+  private struct Contents {
+    weak var instance: LuaFeatureInstance?
+    var value: LuaValue?
+  }
+
+  private let contents: Mutex<Contents>
+
+  @MainActor
+  init(of instance: LuaFeatureInstance) {
+    contents = Mutex(Contents(instance: instance, value: nil))
+  }
+
+  /// Whether the value was read (by a reader, or by the instance settling it).
+  var isRead: Bool {
+    contents.withLock { $0.value != nil }
+  }
+
+  /// The state's value; the first read reads the resident table, on the main actor.
+  var value: LuaValue {
+    if let value = contents.withLock({ $0.value }) { return value }
+    // NB: the main actor runs on the main thread, or (in some test harnesses) on a thread that
+    //     drains the main queue: on either, `main.sync` would wait for itself.
+    if MainThread.isCurrent || Self.onMainQueue {
+      return MainActor.assumeIsolated { settle() }
+    }
+    return DispatchQueue.main.sync { MainActor.assumeIsolated { settle() } }
+  }
+
+  private static let mainQueueKey: DispatchSpecificKey<Bool> = {
+    let key = DispatchSpecificKey<Bool>()
+    DispatchQueue.main.setSpecific(key: key, value: true)
+    return key
+  }()
+
+  /// Whether the code runs as the main queue's work.
+  private static var onMainQueue: Bool {
+    DispatchQueue.getSpecific(key: mainQueueKey) == true
+  }
+
+  /// Reads the resident table now, if not yet read, and keeps its value; returns it. `owner`, the
+  /// view's own instance, reads for it when the instance settles it (from its deinit too, where
+  /// the view's weak reference to it is already gone).
+  @MainActor
+  @discardableResult
+  func settle(from owner: LuaFeatureInstance? = nil) -> LuaValue {
+    let instance = contents.withLock { contents -> LuaFeatureInstance? in
+      contents.value == nil ? owner ?? contents.instance : nil
+    }
+    guard let instance else {
+      // NB: read already; or its instance is gone, which settles its current view first.
+      return contents.withLock { $0.value } ?? .nil
+    }
+    let read = instance.readResident()
+    return contents.withLock { contents in
+      if let value = contents.value { return value }
+      contents.value = read
+      return read
+    }
+  }
+}

@@ -18,7 +18,8 @@ let usage = """
   workloads: bare, floor, lua, lua-unbudgeted, lone, compose, \
   \(BridgeBenchmark.Workload.allCases.map(\.rawValue).joined(separator: ", "))
   the action mix, for each of \(MixWorkload.allCases.map(\.rawValue).joined(separator: ", ")):
-    lunar-NAME   through Lunar's Store.send
+    lunar-NAME   through Lunar's Store.send, the state unread (a view of the table in Lua)
+    read-NAME    the same, the state read after the first action (each action patches a copy)
     redux-NAME   the same action in a Redux-style store in plain Lua
     rodux-NAME   the same action through Rodux's Store:dispatch (LUNAR_RODUX: Rodux's src folder)
   """
@@ -40,7 +41,7 @@ func send(_ action: LuaValue, times: Int, to feature: LuaFeature, from state: Lu
 func mixWorkload(_ name: String) -> (String, MixWorkload)? {
   guard let dash = name.firstIndex(of: "-") else { return nil }
   let side = String(name[..<dash])
-  guard ["lunar", "redux", "rodux"].contains(side), let workload = MixWorkload(rawValue: String(name[name.index(after: dash)...]))
+  guard ["lunar", "read", "redux", "rodux"].contains(side), let workload = MixWorkload(rawValue: String(name[name.index(after: dash)...]))
   else { return nil }
   return (side, workload)
 }
@@ -54,6 +55,7 @@ func run() throws {
   if let (side, workload) = mixWorkload(name) {
     switch side {
     case "lunar": try workload.runLunar(times: times)
+    case "read": try workload.runLunar(times: times, read: true)
     case "redux": try workload.runRedux(times: times)
     default:
       guard let rodux = MixWorkload.ReduxStore.roduxFromEnvironment else {

@@ -32,6 +32,7 @@ struct WorkloadTests {
   func everyActionOfTheMixRunsOnLunarAndReduxStyle(_ action: String) async throws {
     // NB: an odd count: each side checks at the end that its state is what the actions make.
     #expect(try await run(["lunar-\(action)", "21"]) == 0)
+    #expect(try await run(["read-\(action)", "21"]) == 0)
     #expect(try await run(["redux-\(action)", "21"]) == 0)
   }
 

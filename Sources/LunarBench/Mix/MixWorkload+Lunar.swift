@@ -69,11 +69,15 @@ extension MixWorkload {
   }
 
   /// Sets up Lunar's side of the workload, sends its action `times` times, and checks the state
-  /// they made.
+  /// they made. With `read`, the state is read after the first action, as a view or a test reads
+  /// it: from then on each action patches a Swift copy of the state (without, the state stays a
+  /// view of the table in Lua, which nothing reads until the check).
   @MainActor
-  public func runLunar(times: Int) throws {
+  public func runLunar(times: Int, read: Bool = false) throws {
     let store = try makeLunarStore()
-    send(1...times, to: store)
+    send(1...1, to: store)
+    if read { _ = store.state.value }
+    if times > 1 { send(2...times, to: store) }
     try check(store.state.value, times: times)
   }
 

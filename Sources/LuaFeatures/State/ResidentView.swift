@@ -32,7 +32,7 @@ final class ResidentView: Sendable {
     if let value = contents.withLock({ $0.value }) { return value }
     // NB: the main actor runs on the main thread, or (in some test harnesses) on a thread that
     //     drains the main queue: on either, `main.sync` would wait for itself.
-    if MainThread.isCurrent || Self.onMainQueue {
+    if (MainThread.isCurrent && MainThread.runsMainActor) || Self.onMainQueue {
       return MainActor.assumeIsolated { settle() }
     }
     return DispatchQueue.main.sync { MainActor.assumeIsolated { settle() } }

@@ -44,7 +44,9 @@ extension LuaReducer {
   /// for change in reducer.lastChanges { print(change) }   // state.count = 1
   /// ```
   ///
-  /// It costs nothing to keep: the changes are those the store's snapshot was patched with.
+  /// It costs little to keep: the changes are those the store's copy of the state was patched with;
+  /// while the state is a view of the table in Lua (nothing read it), a table an action put is read
+  /// from there when this is asked for.
   ///
   /// > Important: It describes this reducer's last action only: read it right after the action
   /// > (in an observing reducer, or after `send`), before the next one.

@@ -28,36 +28,37 @@ struct StateViewTests {
     }
     """
 
-  @Test func aStateNobodyReadsIsAViewAfterAnAction() throws {
+  /// A reducer of `source` on a host of its own, with `state` its state after `actions`.
+  /// NB: `state` is the caller's only copy, as a store's state is.
+  func reduced(_ actions: [LuaValue], into state: inout LuaState) throws -> (FeatureHarness, LuaReducer) {
     let harness = try FeatureHarness()
     let feature = try harness.load(Self.source)
     let reducer = feature.reducer()
-    var state = feature.initialState
-    _ = reducer.reduce(into: &state, action: ["type": "increment"])
-    #expect(state.view != nil)
+    state = feature.initialState
+    for action in actions { _ = reducer.reduce(into: &state, action: action) }
+    return (harness, reducer)
+  }
+
+  @Test func aStateNobodyReadsIsAViewAfterAnAction() throws {
+    var state = LuaState(.nil)
+    let (_, reducer) = try reduced([["type": "increment"]], into: &state)
+    #expect(state.view?.isRead == false)
     #expect(state.box === StateBox.empty)
     #expect(state.count == 1)
+    withExtendedLifetime(reducer) {}
   }
 
   @Test func aViewReadsAsTheLastActionLeftTheState() throws {
-    let harness = try FeatureHarness()
-    let feature = try harness.load(Self.source)
-    let reducer = feature.reducer()
-    var state = feature.initialState
-    _ = reducer.reduce(into: &state, action: ["type": "increment"])
-    _ = reducer.reduce(into: &state, action: ["type": "add", "title": "milk"])
-    _ = reducer.reduce(into: &state, action: ["type": "increment"])
+    var state = LuaState(.nil)
+    let (_, reducer) = try reduced([["type": "increment"], ["type": "add", "title": "milk"], ["type": "increment"]], into: &state)
     #expect(state.view != nil)
     #expect(state.value == ["count": 2, "rows": [["id": 1, "title": "milk"]]])
     #expect(try reducer.residentState() == state.value)
   }
 
   @Test func aStateKeptAcrossAnActionKeepsItsValue() throws {
-    let harness = try FeatureHarness()
-    let feature = try harness.load(Self.source)
-    let reducer = feature.reducer()
-    var state = feature.initialState
-    _ = reducer.reduce(into: &state, action: ["type": "increment"])
+    var state = LuaState(.nil)
+    let (_, reducer) = try reduced([["type": "increment"]], into: &state)
     let kept = state
     _ = reducer.reduce(into: &state, action: ["type": "increment"])
     #expect(kept.count == 1)
@@ -70,11 +71,8 @@ struct StateViewTests {
   }
 
   @Test func aViewReadOnceIsPatchedFromThenOn() throws {
-    let harness = try FeatureHarness()
-    let feature = try harness.load(Self.source)
-    let reducer = feature.reducer()
-    var state = feature.initialState
-    _ = reducer.reduce(into: &state, action: ["type": "increment"])
+    var state = LuaState(.nil)
+    let (_, reducer) = try reduced([["type": "increment"]], into: &state)
     #expect(state.count == 1)
     _ = reducer.reduce(into: &state, action: ["type": "add", "title": "milk"])
     #expect(state.view == nil)
@@ -83,26 +81,22 @@ struct StateViewTests {
   }
 
   @Test func aFailedActionLeavesAViewAsItWas() throws {
-    let harness = try FeatureHarness()
-    let feature = try harness.load(Self.source)
-    let reducer = feature.reducer()
-    var state = feature.initialState
-    _ = reducer.reduce(into: &state, action: ["type": "increment"])
-    _ = reducer.reduce(into: &state, action: ["type": "fail"])
+    var state = LuaState(.nil)
+    let (harness, _) = try reduced([["type": "increment"], ["type": "fail"]], into: &state)
     #expect(harness.takeErrors().map(\.message).first?.contains("refused") == true)
     #expect(state.view != nil)
     #expect(state.count == 1)
   }
 
   @Test func aViewReadFromAnotherThreadWaitsForTheMainActor() async throws {
-    let harness = try FeatureHarness()
-    let feature = try harness.load(Self.source)
-    let reducer = feature.reducer()
-    var state = feature.initialState
-    _ = reducer.reduce(into: &state, action: ["type": "increment"])
+    var state = LuaState(.nil)
+    let (_, reducer) = try reduced([["type": "increment"]], into: &state)
     let view = state
+    #expect(view.view?.isRead == false)
     let count = await Task.detached { view.count }.value
     #expect(count == 1)
+    // NB: the reducer alive until here: its view is read from the VM, not settled by its deinit.
+    withExtendedLifetime(reducer) {}
   }
 
   @Test func aViewOutlivesItsStore() throws {
@@ -119,11 +113,8 @@ struct StateViewTests {
   }
 
   @Test func aViewKeptThroughAReloadKeepsTheStateBeforeMigrate() throws {
-    let harness = try FeatureHarness()
-    let feature = try harness.load(Self.source)
-    let reducer = feature.reducer()
-    var state = feature.initialState
-    _ = reducer.reduce(into: &state, action: ["type": "increment"])
+    var state = LuaState(.nil)
+    let (harness, reducer) = try reduced([["type": "increment"]], into: &state)
     let kept = state
     try reducer.swap(to: try harness.load(Self.source))
     _ = reducer.reduce(into: &state, action: ["type": "increment"])
@@ -132,11 +123,8 @@ struct StateViewTests {
   }
 
   @Test func aStateSetFromSwiftLeavesTheViewBeforeItAsItWas() throws {
-    let harness = try FeatureHarness()
-    let feature = try harness.load(Self.source)
-    let reducer = feature.reducer()
-    var state = feature.initialState
-    _ = reducer.reduce(into: &state, action: ["type": "increment"])
+    var state = LuaState(.nil)
+    let (_, reducer) = try reduced([["type": "increment"]], into: &state)
     let kept = state
     var other = LuaState(["count": 40, "rows": []])
     _ = reducer.reduce(into: &other, action: ["type": "increment"])
@@ -145,11 +133,8 @@ struct StateViewTests {
   }
 
   @Test func lastChangesOfAViewNameTheTablesAnActionPut() throws {
-    let harness = try FeatureHarness()
-    let feature = try harness.load(Self.source)
-    let reducer = feature.reducer()
-    var state = feature.initialState
-    _ = reducer.reduce(into: &state, action: ["type": "add", "title": "milk"])
+    var state = LuaState(.nil)
+    let (_, reducer) = try reduced([["type": "add", "title": "milk"]], into: &state)
     #expect(state.view != nil)
     #expect(reducer.lastChanges == [LuaStateChange(path: ["rows", 1], value: ["id": 1, "title": "milk"])])
   }

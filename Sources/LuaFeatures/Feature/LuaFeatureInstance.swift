@@ -168,8 +168,7 @@ final class LuaFeatureInstance {
     if state.view != nil {
       if isKnownUniquelyReferenced(&state.view), !state.view!.isRead { return true }
       // NB: read, or held by another state: those keep the value it has now.
-      state.view!.settle()
-      state.storage = state.view!.value
+      state.storage = state.view!.settle()
     } else if isKnownUniquelyReferenced(&state.box) {
       return true
     }

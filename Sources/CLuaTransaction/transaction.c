@@ -272,53 +272,6 @@ static int child_proxy(lua_State *L) {
   return 1;
 }
 
-/* row(action, root, key, indexes, paths) -> sub, id, proxy: for an action of a forEach list at the
-   root (`{ type = key, id = …, action = sub }`), the child's action, the id, and the proxy of the
-   row of that id, found through composition's cache (`indexes[list][id]` -> index, checked against
-   the row's `id`); the row's path from the root is paths[index] (made here when missing). Nothing
-   when any of it is not so (composition then finds the row itself and explains what is wrong). One
-   C call where the commonest action of a list would make a dozen. */
-static int row(lua_State *L) {
-  lua_settop(L, 5);
-  lunar_txn *t = txn_at(L, UP(1));
-  if (!t->active || lua_type(L, 1) != LUA_TTABLE || lua_type(L, 2) != LUA_TTABLE) return 0;
-  lua_getiuservalue(L, UP(1), UV_IDKEY);                                     /* 6: "id" */
-  lua_pushliteral(L, "action");
-  if (lua_rawget(L, 1) != LUA_TTABLE) return 0;                               /* 7: sub */
-  lua_pushliteral(L, "type");
-  if (lua_rawget(L, 7) != LUA_TSTRING) return 0;
-  lua_pop(L, 1);
-  lua_pushvalue(L, 6);
-  if (lua_rawget(L, 1) == LUA_TNIL) return 0;                                 /* 8: id */
-  lua_pushvalue(L, 3);
-  if (lua_rawget(L, 2) != LUA_TTABLE) return 0;                               /* 9: the list */
-  lua_pushvalue(L, 9);
-  if (lua_rawget(L, 4) != LUA_TTABLE) return 0;                               /* 10: its cache */
-  lua_pushvalue(L, 8);
-  if (lua_rawget(L, 10) != LUA_TNUMBER || !lua_isinteger(L, 11)) return 0;    /* 11: index */
-  lua_Integer index = lua_tointeger(L, 11);
-  if (lua_rawgeti(L, 9, index) != LUA_TTABLE) return 0;                       /* 12: the row */
-  lua_pushvalue(L, 6);
-  lua_rawget(L, 12);
-  if (!lua_rawequal(L, -1, 8)) return 0;
-  lua_pop(L, 1);
-  /* NB: paths are never changed once made, so a row's path is made once per index. */
-  if (lua_rawgeti(L, 5, index) != LUA_TTABLE) {                               /* 13: its path */
-    lua_pop(L, 1);
-    lua_createtable(L, 2, 0);
-    lua_pushvalue(L, 3);
-    lua_rawseti(L, -2, 1);
-    lua_pushinteger(L, index);
-    lua_rawseti(L, -2, 2);
-    lua_pushvalue(L, -1);
-    lua_rawseti(L, 5, index);
-  }
-  lua_pushvalue(L, 7);
-  lua_pushvalue(L, 8);
-  txn_child_proxy(L, t, UP(1), 12, 13);
-  return 3;
-}
-
 /* active() -> whether a reducer call runs */
 static int active(lua_State *L) {
   lua_pushboolean(L, txn_at(L, UP(1))->active);
@@ -485,7 +438,7 @@ static int library_worker(lua_State *L) {
     {"setup", setup},           {"reduce", reduce_call},        {"bind", bind},
     {"commit", commit_call},    {"rollback", rollback_call},    {"realOf", real_of},
     {"pathOf", path_of},        {"childProxy", child_proxy},    {"journalLength", journal_length},
-    {"active", active},         {"loose", loose},               {"row", row},
+    {"active", active},         {"loose", loose},               {"body", txn_body},
     {NULL, NULL}};
   lua_createtable(L, 0, 20); /* the library */
   int library = lua_gettop(L);

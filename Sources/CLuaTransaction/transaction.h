@@ -98,6 +98,10 @@ void txn_forget_proxies(lua_State *L, lunar_txn *t, int context);
 /* The sandbox's `next`: state proxies iterate their table (tables read as proxies). */
 int txn_next(lua_State *L);
 
+/* routing.c: composition's functions (upvalue 1: the context) */
+/* body(keys, reducers, paths, indexes, descriptions, none, settle, find, wrap, route) -> a runner */
+int txn_body(lua_State *L);
+
 /* report.c */
 /* Fills `out` with the running call's changes; pushes the values the host reads off the stack. */
 void txn_report(lua_State *L, lunar_txn *t, int context, lunar_txn_outcome *out);

@@ -39,12 +39,15 @@
 --   those of an action that was rolled back).
 local base, host = ...
 local lunar, hooks, effect = base.lunarTable, base.hooks, base.effect
-local describe, isFeature, descriptionOf, definedAt = base.describe, base.isFeature, base.descriptionOf, base.definedAt
+local describe, isFeature, definedAt = base.describe, base.isFeature, base.definedAt
+-- NB: the body's C loop looks descriptions up itself, and knows fx.none's without calling back.
+local descriptions = base.descriptions
+local NONE = descriptions[base.fx.none]
 local internals = host.internals
 local realOf, journal, SHALLOW = internals.realOf, internals.journal, internals.layout.SHALLOW
 -- NB: a C check (journal.c): one call where `type` and `rawget` would take two or three.
 local isAction = internals.isAction
-local untimed, timed, user, row = internals.untimed, internals.timed, internals.user, internals.row
+local untimed, timed, bodyRunner = internals.untimed, internals.timed, internals.body
 
 local type, rawget, error, pairs, next, setmetatable, getmetatable, tostring =
   type, rawget, error, pairs, next, setmetatable, getmetatable, tostring
@@ -258,6 +261,39 @@ function hooks.compose(feature, level)
   for i = 1, n do
     if ownOrigin == nil and list[i].kind == "reduce" then ownOrigin = list[i].origin end
   end
+  -- The body's loop is C (routing.c): it calls back here for what it does not do itself.
+  local keyOf, reducerOf, rowPaths = {}, {}, {}
+  for i = 1, n do
+    local e = list[i]
+    keyOf[i] = e.kind ~= "reduce" and e.key
+    reducerOf[i] = e.kind == "reduce" and e.fn or (e.child ~= nil and e.child.reduce)
+    rowPaths[i] = e.kind == "forEach" and e.paths
+  end
+  -- What lunar.reduce returned when it is not fx.none: the effect, or nil for another `none`.
+  local function settle(i, result, description)
+    if description == nil then
+      fail(name, "lunar.reduce (" .. list[i].origin .. ") returned " .. describe(result) ..
+        "; return an effect from lunar.fx (or nothing)")
+    end
+    if description.kind == "none" then return nil end
+    return result
+  end
+  -- A row the C side did not find (not at the root, or not in the cache): found, or explained.
+  local function find(i, state, proxied, action, atRoot)
+    local e = list[i]
+    local sub = rawget(action, "action")
+    if not isAction(sub) then childAction(name, e, action) end
+    local id, element = elementOf(name, e, state, proxied, action, atRoot)
+    return sub, id, element
+  end
+  local function wrap(i, result, id)
+    local e = list[i]
+    return childEffect(result, e.child, e.key, id, id, "forEach")
+  end
+  local function other(i, state, real, action, deps, dismissals)
+    return route(name, list[i], state, real, action, deps, dismissals)
+  end
+  local runBody = bodyRunner(keyOf, reducerOf, rowPaths, indexes, descriptions, NONE, settle, find, wrap, other)
 
   -- `root`: the state table behind `state` when the host's call passes it (a store's own feature).
   -- NB: the store's bound call passes `root` (the state table) and `instance` (made current here).
@@ -272,43 +308,7 @@ function hooks.compose(feature, level)
       local items = rawget(real, stackEntries[s].key)
       if type(items) == "table" then stacks[items] = stackEntries[s] end
     end
-    local actionType = rawget(action, "type")
-    local effects, count, dismissals = nil, 0, nil
-    for i = 1, n do
-      local e = list[i]
-      local result = nil
-      if e.kind == "reduce" then
-        result = user(e.fn, state, action, deps)
-        if result ~= nil then
-          local description = descriptionOf(result)
-          if description == nil then
-            fail(name, "lunar.reduce (" .. e.origin .. ") returned " .. describe(result) ..
-              "; return an effect from lunar.fx (or nothing)")
-          end
-          if description.kind == "none" then result = nil end
-        end
-      elseif actionType == e.key then
-        if e.kind == "forEach" then
-          -- NB: inlined route(): the path of every row action; at the root, one C call finds the
-          --     row through elementOf's cache, and elementOf is left what it does not find.
-          local sub, id, element
-          if root ~= nil then sub, id, element = row(action, root, e.key, indexes, e.paths) end
-          if element == nil then
-            sub = rawget(action, "action")
-            if not isAction(sub) then childAction(name, e, action) end
-            id, element = elementOf(name, e, state, proxied, action, root ~= nil)
-          end
-          result = user(e.child.reduce, element, sub, deps)
-          if result ~= nil then result = childEffect(result, e.child, e.key, id, id, "forEach") end
-        else
-          result, dismissals = route(name, e, state, real, action, deps, dismissals)
-        end
-      end
-      if result ~= nil then
-        count = count + 1
-        if effects == nil then effects = { result } else effects[count] = result end
-      end
-    end
+    local effects, count, dismissals = runBody(state, action, deps, root, proxied, real)
     if dismissals ~= nil then applyDismissals(dismissals, state, real) end
     -- NB: at the root, journal[SHALLOW] says whether the call made a write that can add or remove
     --     a child (CLuaTransaction.h); without one no container can have been touched (a row's own

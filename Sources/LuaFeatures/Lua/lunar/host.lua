@@ -42,8 +42,8 @@ host.internals = {
   pathOf = core.pathOf,
   -- NB: a proxy outside the call's cache: for the one row proxy composition makes per action.
   childProxy = core.childProxy,
-  -- NB: the same for a list at the root, with the action's parts, in one call (see transaction.c).
-  row = core.row,
+  -- NB: a composed body's loop over its entries, in C (see routing.c).
+  body = core.body,
   journal = core.journal,
   layout = core.layout,
   journalLength = core.journalLength,

@@ -378,6 +378,8 @@ return {
   newModule = newModule,
   isEffect = isEffect,
   descriptionOf = descriptionOf,
+  -- NB: for the routing's inline lookups (lunar/compose.lua): handle -> description, weak keys.
+  descriptions = descriptions,
   isFeature = isFeature,
   checkAction = checkAction,
   describe = describe,

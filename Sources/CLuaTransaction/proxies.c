@@ -452,12 +452,8 @@ static int write(lua_State *L, lunar_txn *t, int context, int real, int path) {
   /* NB: a composed feature's children live in tables at the root or in them: only a table put or
      removed at the root, or a write inside a table at the root, can add or remove one. (The root's
      path is its marker, a table of no keys.) */
-  if (t->routing && !t->flagged && shallow_write(L, t, path, 2, 3, old) && t->shallow++ == 0) {
-    /* NB: composition's routing checks its containers only after a write this shallow. */
-    lua_pushboolean(L, 1);
-    lua_rawseti(L, journal, LUNAR_TXN_SHALLOW);
-    t->flagged = 1;
-  }
+  /* NB: composition's routing checks its containers only after a write this shallow. */
+  if (t->routing && !t->flagged && shallow_write(L, t, path, 2, 3, old) && t->shallow++ == 0) t->flagged = 1;
   /* NB: counted only once the entry is whole, so a memory error above leaves no half entry. */
   t->count = at - 1 + LUNAR_TXN_STRIDE;
   lua_pushvalue(L, 2);

@@ -82,27 +82,30 @@ enum {
   BODY_INDEXES,      /* composition's caches: list -> { [id] = index } */
   BODY_DESCRIPTIONS, /* effect handle -> its description */
   BODY_NONE,         /* fx.none's description */
+  BODY_FRAME,        /* composition's call in progress: { instance, depth, failAt } */
+  BODY_ORIGIN,       /* this feature's `file:line`, for its errors (nil when unknown) */
   BODY_SETTLE,       /* settle(entry, result, description) -> effect or nil (raises if not one) */
   BODY_FIND,         /* find(entry, state, proxied, action, atRoot) -> sub, id, element (raises) */
   BODY_WRAP,         /* wrap(entry, result, id) -> a row's effect, wrapped */
   BODY_ROUTE,        /* route(entry, state, real, action, deps, dismissals) -> effect, dismissals */
-  BODY_UPVALUES = BODY_ROUTE
+  BODY_ENTER,        /* enter(real): the stacks made current (false without stacks) */
+  BODY_DISMISS,      /* dismiss(dismissals, state, real): dismissed children removed */
+  BODY_CHECK,        /* check(real, effects, count) -> effects, count (false without containers) */
+  BODY_MERGE,        /* merge(effects) -> one effect */
+  BODY_UPVALUES = BODY_MERGE
 };
 
-/* Arguments of a runner, and the slots it keeps above them. */
-enum { A_STATE = 1, A_ACTION, A_DEPS, A_ROOT, A_PROXIED, A_REAL, S_TYPE, S_EFFECTS, S_DISMISSALS, S_TOP = S_DISMISSALS };
+/* The frame's slots (the prelude's `frame` in lunar/compose.lua). */
+enum { FRAME_INSTANCE = 1, FRAME_DEPTH, FRAME_FAILAT };
 
-/* run(state, action, deps, root, proxied, real) -> effects, count, dismissals: the body for one
-   action. `effects` is nil or an array of the `count` effects returned; `dismissals` what the
-   other children's routing collected (nil when none). */
-static int run_body(lua_State *L) {
-  lua_settop(L, A_REAL);
-  luaL_checkstack(L, 12, "lunar: composition nested too deeply");
-  lua_pushliteral(L, "type");
-  lua_rawget(L, A_ACTION);                                                    /* S_TYPE */
-  lua_pushnil(L);                                                             /* S_EFFECTS */
-  lua_pushnil(L);                                                             /* S_DISMISSALS */
-  lunar_txn *t = txn_at(L, UP(BODY_CONTEXT));
+/* Arguments of a runner, and the slots it keeps above them. */
+enum {
+  A_STATE = 1, A_ACTION, A_DEPS, A_ROOT, A_INSTANCE,
+  S_OUTER, S_PROXIED, S_REAL, S_TYPE, S_EFFECTS, S_DISMISSALS, S_TOP = S_DISMISSALS
+};
+
+/* Runs the entries in order; leaves each effect in S_EFFECTS and returns their count. */
+static lua_Integer run_entries(lua_State *L, lunar_txn *t) {
   lua_Integer n = (lua_Integer)lua_rawlen(L, UP(BODY_KEYS)), count = 0;
   for (lua_Integer i = 1; i <= n; i++) {
     int kind = lua_rawgeti(L, UP(BODY_KEYS), i);
@@ -139,7 +142,7 @@ static int run_body(lua_State *L) {
         lua_pushvalue(L, UP(BODY_FIND));
         lua_pushinteger(L, i);
         lua_pushvalue(L, A_STATE);
-        lua_pushvalue(L, A_PROXIED);
+        lua_pushvalue(L, S_PROXIED);
         lua_pushvalue(L, A_ACTION);
         lua_pushboolean(L, !lua_isnil(L, A_ROOT));
         lua_call(L, 5, 3);
@@ -167,7 +170,7 @@ static int run_body(lua_State *L) {
       lua_pushvalue(L, UP(BODY_ROUTE));
       lua_pushinteger(L, i);
       lua_pushvalue(L, A_STATE);
-      lua_pushvalue(L, A_REAL);
+      lua_pushvalue(L, S_REAL);
       lua_pushvalue(L, A_ACTION);
       lua_pushvalue(L, A_DEPS);
       lua_pushvalue(L, S_DISMISSALS);
@@ -185,19 +188,99 @@ static int run_body(lua_State *L) {
     }
     lua_rawseti(L, S_EFFECTS, ++count);
   }
-  lua_settop(L, S_TOP);
-  lua_pushvalue(L, S_EFFECTS);
-  lua_pushinteger(L, count);
-  lua_pushvalue(L, S_DISMISSALS);
-  return 3;
+  return count;
 }
 
-/* body(keys, reducers, paths, indexes, descriptions, none, settle, find, wrap, route) -> run: a
-   body's runner (see run_body), for one composed feature. */
+/* run(state, action, deps [, root, instance]) -> the body's effect, or nothing: a composed
+   feature's reducer, without the budget switch around it. The host's bound call passes `root`
+   (the state table behind the proxy `state`) and `instance` (the feature instance's data, made
+   current); a parent's routing passes neither. An error leaves the frame as it was at the error:
+   the next call from the host starts it again. */
+static int run_body(lua_State *L) {
+  lua_settop(L, A_INSTANCE);
+  luaL_checkstack(L, 16, "lunar: composition nested too deeply");
+  lunar_txn *t = txn_at(L, UP(BODY_CONTEXT));
+  lua_Integer depth = 0;
+  if (!lua_isnil(L, A_INSTANCE)) {
+    lua_pushvalue(L, A_INSTANCE);
+    lua_rawseti(L, UP(BODY_FRAME), FRAME_INSTANCE);
+  } else {
+    lua_rawgeti(L, UP(BODY_FRAME), FRAME_DEPTH);
+    depth = lua_tointeger(L, -1);
+    lua_pop(L, 1);
+  }
+  lua_pushinteger(L, depth + 1);
+  lua_rawseti(L, UP(BODY_FRAME), FRAME_DEPTH);
+  lua_rawgeti(L, UP(BODY_FRAME), FRAME_FAILAT);                               /* S_OUTER */
+  lua_pushvalue(L, UP(BODY_ORIGIN));
+  lua_rawseti(L, UP(BODY_FRAME), FRAME_FAILAT);
+  /* the table behind `state`: the root given, or a proxy's; nil for a plain table */
+  if (!lua_isnil(L, A_ROOT)) {
+    lua_pushvalue(L, A_ROOT);                                                 /* S_PROXIED */
+  } else {
+    int mt = txn_proxy_metatable(L, A_STATE);
+    if (mt != 0 && txn_push_real(L, t, UP(BODY_CONTEXT), mt, A_STATE)) {
+      lua_replace(L, S_PROXIED);
+    } else {
+      lua_settop(L, S_OUTER);
+      lua_pushnil(L);
+    }
+  }
+  lua_pushvalue(L, lua_isnil(L, S_PROXIED) ? A_STATE : S_PROXIED);            /* S_REAL */
+  lua_pushliteral(L, "type");
+  lua_rawget(L, A_ACTION);                                                    /* S_TYPE */
+  lua_pushnil(L);                                                             /* S_EFFECTS */
+  lua_pushnil(L);                                                             /* S_DISMISSALS */
+  if (lua_isfunction(L, UP(BODY_ENTER))) {
+    lua_pushvalue(L, UP(BODY_ENTER));
+    lua_pushvalue(L, S_REAL);
+    lua_call(L, 1, 0);
+  }
+  lua_Integer count = run_entries(L, t);
+  if (!lua_isnil(L, S_DISMISSALS)) {
+    lua_pushvalue(L, UP(BODY_DISMISS));
+    lua_pushvalue(L, S_DISMISSALS);
+    lua_pushvalue(L, A_STATE);
+    lua_pushvalue(L, S_REAL);
+    lua_call(L, 3, 0);
+  }
+  /* NB: at the root, t->flagged says whether the call made a write that can add or remove a child
+     (CLuaTransaction.h); without one no container can have been touched (a row's own writes are
+     deeper, a counter's are scalars), and the journal need not be scanned. */
+  if (lua_isfunction(L, UP(BODY_CHECK)) && (lua_isnil(L, A_ROOT) || t->flagged)) {
+    lua_pushvalue(L, UP(BODY_CHECK));
+    lua_pushvalue(L, S_REAL);
+    lua_pushvalue(L, S_EFFECTS);
+    lua_pushinteger(L, count);
+    lua_call(L, 3, 2);
+    count = lua_tointeger(L, -1);
+    lua_pop(L, 1);
+    lua_replace(L, S_EFFECTS);
+  }
+  lua_pushinteger(L, depth);
+  lua_rawseti(L, UP(BODY_FRAME), FRAME_DEPTH);
+  lua_pushvalue(L, S_OUTER);
+  lua_rawseti(L, UP(BODY_FRAME), FRAME_FAILAT);
+  if (count == 0) return 0;
+  if (count == 1) {
+    lua_rawgeti(L, S_EFFECTS, 1);
+    return 1;
+  }
+  lua_pushvalue(L, UP(BODY_MERGE));
+  lua_pushvalue(L, S_EFFECTS);
+  lua_call(L, 1, 1);
+  return 1;
+}
+
+/* body(keys, reducers, paths, indexes, descriptions, none, frame, origin, settle, find, wrap,
+   route, enter, dismiss, check, merge) -> run: a composed feature's reducer (see run_body). */
 int txn_body(lua_State *L) {
   lua_settop(L, BODY_UPVALUES - 1);
-  for (int i = 1; i <= 5; i++) luaL_checktype(L, i, LUA_TTABLE);
-  for (int i = 7; i <= 10; i++) luaL_checktype(L, i, LUA_TFUNCTION);
+  for (int i = BODY_KEYS; i <= BODY_FRAME; i++)
+    if (i != BODY_NONE) luaL_checktype(L, i - 1, LUA_TTABLE);
+  for (int i = BODY_SETTLE; i <= BODY_MERGE; i++)
+    if (!lua_isfunction(L, i - 1) && !((i == BODY_ENTER || i == BODY_CHECK) && lua_toboolean(L, i - 1) == 0))
+      return luaL_argerror(L, i - 1, "a function expected");
   lua_pushvalue(L, UP(1));
   lua_insert(L, 1);
   lua_pushcclosure(L, run_body, BODY_UPVALUES);

@@ -33,13 +33,7 @@ static int run(lua_State *L, lunar_txn *t, int context, int fn, int state, int a
   t->shallow = 0;
   t->loose = 0;
   t->routing = instance != 0;
-  if (t->flagged) {
-    lua_getiuservalue(L, context, UV_JOURNAL);
-    lua_pushnil(L);
-    lua_rawseti(L, -2, LUNAR_TXN_SHALLOW);
-    lua_pop(L, 1);
-    t->flagged = 0;
-  }
+  t->flagged = 0;
   lua_pushvalue(L, fn);
   /* the root proxy: a fresh empty table per call, the only live one */
   lua_createtable(L, 0, 0);
@@ -192,11 +186,7 @@ static int rollback_entry(lua_State *L) {
     lua_rawseti(L, 2, i);
   }
   t->count = 0;
-  if (t->flagged) {
-    lua_pushnil(L);
-    lua_rawseti(L, 2, LUNAR_TXN_SHALLOW);
-    t->flagged = 0;
-  }
+  t->flagged = 0;
   /* what the prelude derived during the call is gone with the writes it saw */
   lua_getiuservalue(L, 1, UV_DERIVED);
   txn_clear(L, lua_gettop(L));
@@ -455,7 +445,7 @@ static int library_worker(lua_State *L) {
   lua_pushvalue(L, derived);
   lua_setfield(L, library, "derived");
   /* the journal's layout, defined in CLuaTransaction.h */
-  lua_createtable(L, 0, 6);
+  lua_createtable(L, 0, 5);
   lua_pushinteger(L, LUNAR_TXN_STRIDE);
   lua_setfield(L, -2, "STRIDE");
   lua_pushinteger(L, LUNAR_TXN_TABLE);
@@ -466,8 +456,6 @@ static int library_worker(lua_State *L) {
   lua_setfield(L, -2, "OLD");
   lua_pushinteger(L, LUNAR_TXN_PATH);
   lua_setfield(L, -2, "PATH");
-  lua_pushinteger(L, LUNAR_TXN_SHALLOW);
-  lua_setfield(L, -2, "SHALLOW");
   lua_setfield(L, library, "layout");
   lua_pushvalue(L, 2);
   t->self = luaL_ref(L, LUA_REGISTRYINDEX);

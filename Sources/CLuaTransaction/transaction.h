@@ -14,8 +14,11 @@
 struct lunar_txn {
   int active;              /* a reducer call runs: proxies answer */
   int open;                /* a call's writes are neither committed nor rolled back */
-  int routing;             /* the call runs a composed feature's routing (see LUNAR_TXN_SHALLOW) */
-  int flagged;             /* journal[LUNAR_TXN_SHALLOW] is set */
+  int routing;             /* the call runs a composed feature's routing (see `flagged`) */
+  int flagged;             /* a composed feature's call made a write that can add or remove a
+                              child: inside a table at the root, or at the root a table put or
+                              removed, or a new key, or a write of a key `id` anywhere (a child's
+                              identity); until then its routing need not check its containers */
   lua_Integer generation;  /* the running call's number: a proxy of another call is stale */
   lua_Integer count;       /* journal slots in use */
   lua_Integer shallow;     /* writes of the call at a path of at most one key */
@@ -99,7 +102,8 @@ void txn_forget_proxies(lua_State *L, lunar_txn *t, int context);
 int txn_next(lua_State *L);
 
 /* routing.c: composition's functions (upvalue 1: the context) */
-/* body(keys, reducers, paths, indexes, descriptions, none, settle, find, wrap, route) -> a runner */
+/* body(keys, reducers, paths, indexes, descriptions, none, frame, origin, settle, find, wrap, route,
+   enter, dismiss, check, merge) -> a composed feature's reducer, without the budget switch */
 int txn_body(lua_State *L);
 
 /* report.c */

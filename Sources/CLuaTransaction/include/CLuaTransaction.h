@@ -22,10 +22,7 @@
 
 /* A journal entry: LUNAR_TXN_STRIDE slots of the journal table, from 1. At entry `i` (1, 5,
    9, …): the table written, the key, the value before the write, and the table's path from the
-   root (the root's own marker for a field of the root). Slot 0 (LUNAR_TXN_SHALLOW) is true once
-   a composed feature's call has made a write that can add or remove a child: inside a table at the
-   root, or at the root a table put or removed, or a new key, or a write of a key `id` anywhere (a
-   child's identity).
+   root (the root's own marker for a field of the root).
 
    The library also hands the prelude a table `derived` (weak keys) for what it derives from state
    tables and keeps across calls: a rollback empties it, and so does the commit of a call that did
@@ -35,8 +32,7 @@ enum {
   LUNAR_TXN_TABLE = 0,
   LUNAR_TXN_KEY = 1,
   LUNAR_TXN_OLD = 2,
-  LUNAR_TXN_PATH = 3,
-  LUNAR_TXN_SHALLOW = 0
+  LUNAR_TXN_PATH = 3
 };
 
 /* The transaction context: one per VM, owned by its userdata. Read by Swift between calls. */

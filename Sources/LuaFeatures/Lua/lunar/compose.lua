@@ -44,7 +44,7 @@ local describe, isFeature, definedAt = base.describe, base.isFeature, base.defin
 local descriptions = base.descriptions
 local NONE = descriptions[base.fx.none]
 local internals = host.internals
-local realOf, journal, SHALLOW = internals.realOf, internals.journal, internals.layout.SHALLOW
+local realOf = internals.realOf
 -- NB: a C check (journal.c): one call where `type` and `rawget` would take two or three.
 local isAction = internals.isAction
 local untimed, timed, bodyRunner = internals.untimed, internals.timed, internals.body
@@ -138,8 +138,11 @@ end
 -- Instances and stack ids
 
 local composedReducers = setmetatable({}, { __mode = "k" })
-local fallback = { nextID = 0 }
-local current = fallback          -- the instance of the call in progress
+-- The call in progress, shared with the body's C loop (routing.c), which sets it: the instance
+-- (its stack ids), how deep in composed features the call is, and the `file:line` of the
+-- composed feature running (its first reducer), for errors.
+local INSTANCE, DEPTH, FAIL_AT = 1, 2, 3
+local frame = { { nextID = 0 }, 0, nil }
 local stacks = setmetatable({}, { __mode = "k" })      -- a stack's array -> its entry
 
 -- For a composed reducer: a new instance's data (which the routing makes current when the host's
@@ -182,6 +185,7 @@ function lunar.push(list, screen, childState)
   elseif type(childState) ~= "table" then
     error("lunar.push: the state of " .. describe(screen) .. " must be a table, got " .. describe(childState), 2)
   end
+  local current = frame[INSTANCE]
   local id = current.nextID
   for i = 1, #real do
     local other = rawget(real[i], "id")
@@ -198,13 +202,11 @@ end
 ---------------------------------------------------------------------------------------------------
 -- Failing, and what the other parts share
 
-local depth = 0                   -- how deep in composed features the call in progress is
-local failAt = nil                -- the `file:line` of the composed feature running (its first reducer)
-
 local function fail(name, message)
   -- NB: the host names the root feature; a child's name is added only for a child. The error
   --     names the author's feature (where its body's reducer is), never this file.
-  if depth > 1 then message = message .. " (in " .. name .. ")" end
+  if frame[DEPTH] > 1 then message = message .. " (in " .. name .. ")" end
+  local failAt = frame[FAIL_AT]
   error(failAt ~= nil and (failAt .. ": " .. message) or message, 0)
 end
 
@@ -293,27 +295,14 @@ function hooks.compose(feature, level)
   local function other(i, state, real, action, deps, dismissals)
     return route(name, list[i], state, real, action, deps, dismissals)
   end
-  local runBody = bodyRunner(keyOf, reducerOf, rowPaths, indexes, descriptions, NONE, settle, find, wrap, other)
-
-  -- `root`: the state table behind `state` when the host's call passes it (a store's own feature).
-  -- NB: the store's bound call passes `root` (the state table) and `instance` (made current here).
-  local function run(state, action, deps, root, instance)
-    if instance ~= nil then current, depth = instance, 0 end
-    local proxied = root or realOf(state)    -- nil when `state` is a plain table
-    local real = proxied or state
-    depth = depth + 1
-    local outer = failAt
-    failAt = ownOrigin
+  local function enter(real)
     for s = 1, stackCount do
       local items = rawget(real, stackEntries[s].key)
       if type(items) == "table" then stacks[items] = stackEntries[s] end
     end
-    local effects, count, dismissals = runBody(state, action, deps, root, proxied, real)
-    if dismissals ~= nil then applyDismissals(dismissals, state, real) end
-    -- NB: at the root, journal[SHALLOW] says whether the call made a write that can add or remove
-    --     a child (CLuaTransaction.h); without one no container can have been touched (a row's own
-    --     writes are deeper, a counter's are scalars), and the journal need not be scanned.
-    if containerCount > 0 and (root == nil or journal[SHALLOW]) and touches(real, containers, containerCount) then
+  end
+  local function check(real, effects, count)
+    if touches(real, containers, containerCount) then
       for c = 1, containerCount do
         local e = containers[c]
         if e.kind == "ifLet" then
@@ -323,12 +312,16 @@ function hooks.compose(feature, level)
         end
       end
     end
-    depth = depth - 1
-    failAt = outer
-    if count == 0 then return nil end
-    if count == 1 then return effects[1] end
+    return effects, count
+  end
+  local function merge(effects)
     return effect { kind = "merge", effects = effects }
   end
+  -- run(state, action, deps [, root, instance]): the body for one action (routing.c). `root` is
+  -- the state table behind `state` when the host's call passes it (a store's own feature), with
+  -- `instance`, made current; a parent's routing passes neither.
+  local run = bodyRunner(keyOf, reducerOf, rowPaths, indexes, descriptions, NONE, frame, ownOrigin,
+    settle, find, wrap, other, stackCount > 0 and enter, applyDismissals, containerCount > 0 and check, merge)
 
   -- NB: the routing above is host code: it runs outside the instruction budget, which counts the
   --     author's reducers (called through `user`). An error leaves the budget on. (A store's own

@@ -83,4 +83,41 @@ struct CompositionBudgetTests {
     await spinner.send(["type": "go"])
     #expect(harness.takeErrors().first?.luaKind == .instructionLimit)
   }
+
+  @Test func aBodyReducerThatReturnsATableWithTrapsIsRefusedWithoutRunningThem() async throws {
+    // NB: the routing runs outside the budget: were it to compare or index the table, its
+    //     metamethods would loop with nothing to stop them but the clock.
+    let trap = try harness.load(
+      """
+      local lunar = require "lunar"
+      local function spin() while true do end end
+      local trap = setmetatable({}, { __eq = spin, __index = spin, __len = spin })
+      local Row = lunar.feature { name = "Row", initial = { id = 0 }, reduce = function() return trap end }
+      return lunar.feature {
+        name = "Trap",
+        initial = { rows = { { id = 1 } }, count = 0 },
+        body = {
+          lunar.forEach("rows", Row),
+          lunar.reduce(function(state, action)
+            if action.type == "go" then
+              state.count = state.count + 1
+              return trap
+            end
+          end),
+        },
+      }
+      """, chunkName: "trap.lua")
+    let store = TestStore(initialState: trap.initialState) { trap.reducer() }
+    await store.send(["type": "go"])
+    let parent = try #require(harness.takeErrors().first)
+    #expect(parent.luaKind != .instructionLimit)
+    #expect(
+      parent.message
+        == "trap.lua:10: lunar.reduce (trap.lua:10) returned a table; return an effect from lunar.fx (or nothing)")
+    await store.send(["type": "rows", "id": 1, "action": ["type": "poke"]])
+    let child = try #require(harness.takeErrors().first)
+    #expect(child.luaKind != .instructionLimit)
+    #expect(
+      child.message == "trap.lua:10: reduce (trap.lua:4) returned a table; return an effect from lunar.fx (or nothing)")
+  }
 }

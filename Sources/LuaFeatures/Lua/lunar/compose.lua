@@ -2,11 +2,14 @@
 -- `lunar.ifLet`, `lunar.stack`, `lunar.reduce`), `lunar.push`, and the reducer a body becomes.
 -- Part two runs a body's children (lunar/compose_routing.lua); part three finds the children an
 -- action removed (lunar/compose_removal.lua). They are loaded after this file and share what they
--- need through the table it returns.
+-- need through the table it returns. The loop over a body's entries for each action is C
+-- (CLuaTransaction's routing.c): it runs the reducers, finds a list's row through the cache
+-- below, collects the effects, and calls back here for everything else (the other children, an
+-- element it has no cache for, wrapping an effect, every error and its message).
 --
 -- A composed feature is one resident state table, like any feature: its children live in
 -- sub-tables of it (`state.counter`, `state.todos[i]`, `state.detail`, `state.path[i].state`).
--- `lunar.feature { body = … }` turns the body into one Lua `reduce` function, so the host runs it
+-- `lunar.feature { body = … }` turns the body into one `reduce` function, so the host runs it
 -- exactly like a plain reducer — one `host.reduce` call, one journal, one transaction:
 --
 -- - The body runs in order. A child entry handles the actions addressed to it (`type` is its

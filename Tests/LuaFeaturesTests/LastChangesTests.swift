@@ -56,4 +56,29 @@ struct LastChangesTests {
     #expect(harness.takeErrors().count == 1)
     #expect(reducer.lastChanges.isEmpty)
   }
+
+  /// A store whose state was read patches a copy of it after each action.
+  func runReading(_ actions: [LuaValue]) throws -> (LuaReducer, Store<LuaState, LuaValue>) {
+    let harness = try FeatureHarness()
+    let feature = try harness.load(Self.source)
+    let reducer = feature.reducer()
+    let store = makeStore(reducer, state: feature.initialState)
+    _ = store.state.value
+    for action in actions { store.send(action) }
+    return (reducer, store)
+  }
+
+  @Test func aReadStateReportsTheFieldsItSetInPlace() throws {
+    let (reducer, store) = try runReading([["type": "rename", "name": "Grace"]])
+    #expect(reducer.lastChanges == [LuaStateChange(path: ["profile", "name"], value: "Grace")])
+    #expect(store.state.value["profile"] == ["name": "Grace"])
+  }
+
+  @Test func aReadStateTakesAnActionThatRemovesAFieldAsAWhole() throws {
+    // NB: `count` can be set in place, `fact = nil` cannot: the first is undone, and both planned.
+    let (reducer, store) = try runReading([["type": "increment"]])
+    #expect(Set(reducer.lastChanges.map(\.description)) == ["state.count = 1", "state.fact = nil"])
+    #expect(store.state.value["count"] == 1)
+    #expect(store.state.value["fact"] == .nil)
+  }
 }

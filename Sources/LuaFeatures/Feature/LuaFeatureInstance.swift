@@ -54,7 +54,8 @@ final class LuaFeatureInstance {
   private weak var currentView: ResidentView?
   /// The last action's patches (see `lastChanges`).
   private var lastPatches: [(StatePatch, LuaValue?)] = []
-  /// The last action's changes, when its state was left a view (see `lastChanges`).
+  /// The last action's changes, when its state was left a view or had its fields set in place
+  /// (see `lastChanges`); `unread` are the indexes of tables put, read from Lua when asked.
   private var lastViewChanges: (changes: [StateChange], unread: [Int], version: UInt64)?
   /// The coroutines of running effects, closed when the instance goes away.
   var threads: [ObjectIdentifier: LuaThread] = [:]
@@ -118,11 +119,10 @@ final class LuaFeatureInstance {
         lastViewChanges = (changes.0, changes.1, version)
         return effect
       }
-      if !hasShared, !call.report.structural, !call.report.rereadAll,
-        let patches = state.storage.setFields(call.report.changes)
-      {
-        // NB: fields set in place, the commonest action, without planning first.
-        lastPatches = patches
+      if !hasShared, !call.report.structural, !call.report.rereadAll, state.storage.setFields(call.report.changes) {
+        // NB: fields set in place, the commonest action, without planning first; its changes are
+        //     what it applied.
+        lastViewChanges = (call.report.changes, [], version)
       } else if !call.report.changes.isEmpty || call.report.rereadAll {
         // NB: set by `residentID(for:)` above.
         let patches = try plan(call.report, state: state, resident: resident!)

@@ -215,38 +215,42 @@ extension LuaValue {
   }
 
   /// Applies an action's `changes` in place when each one sets a key of a keyed table to a value
-  /// (the commonest action: a few fields, of the root or of a row), and returns their patches;
-  /// otherwise changes nothing and returns nil, for the caller to plan them.
+  /// (the commonest action: a few fields, of the root or of a row), and returns true; otherwise
+  /// changes nothing and returns false, for the caller to plan them. What was applied is the
+  /// changes themselves, as `.setField` patches in order.
   ///
   /// The changes must be independent (no table put or removed, no key written twice: the report
   /// says so), as for ``StatePatch/planIndependent(_:on:)``, whose work this skips: each change is
   /// found once, where planning then applying looked its path up twice.
-  mutating func setFields(_ changes: [StateChange]) -> [(StatePatch, LuaValue?)]? {
-    var patches: [(StatePatch, LuaValue?)] = []
-    patches.reserveCapacity(changes.count)
-    var previous: [LuaValue?] = []
-    previous.reserveCapacity(changes.count)
-    for change in changes {
-      var old: LuaValue? = nil
-      guard case let .string(key) = change.key, !change.value.isNil,
-        setField(at: change.path[...], key, to: change.value, previous: &old)
-      else {
-        // NB: undone newest first, so that the caller plans on the state as it was.
-        for (index, old) in previous.enumerated().reversed() {
-          guard case let .setField(path, key, _) = patches[index].0 else { continue }
-          var ignored: LuaValue? = nil
-          if let old {
-            _ = setField(at: path[...], key, to: old, previous: &ignored)
-          } else {
-            apply(.setField(path: path, key: key, value: .nil), reread: nil)
+  mutating func setFields(_ changes: [StateChange]) -> Bool {
+    // NB: the values replaced, kept to undo a failed run, on the stack: this runs for every action
+    //     of a store whose state is read, and two arrays a call were a tenth of the patch's cost.
+    withUnsafeTemporaryAllocation(of: LuaValue?.self, capacity: changes.count) { previous in
+      var applied = 0
+      defer { _ = previous.baseAddress.map { $0.deinitialize(count: applied) } }
+      for change in changes {
+        var old: LuaValue? = nil
+        guard case let .string(key) = change.key, !change.value.isNil,
+          setField(at: change.path[...], key, to: change.value, previous: &old)
+        else {
+          // NB: undone newest first, so that the caller plans on the state as it was.
+          for index in (0..<applied).reversed() {
+            guard case let .string(key) = changes[index].key else { continue }
+            let path = changes[index].path
+            var ignored: LuaValue? = nil
+            if let old = previous[index] {
+              _ = setField(at: path[...], key, to: old, previous: &ignored)
+            } else {
+              apply(.setField(path: path, key: key, value: .nil), reread: nil)
+            }
           }
+          return false
         }
-        return nil
+        previous.initializeElement(at: applied, to: old)
+        applied += 1
       }
-      previous.append(old)
-      patches.append((.setField(path: change.path, key: key, value: change.value), nil))
+      return true
     }
-    return patches
   }
 
   /// Applies a planned patch; `reread` holds the fresh values of `.replace` paths.

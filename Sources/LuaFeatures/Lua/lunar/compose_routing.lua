@@ -125,7 +125,8 @@ local function elementOf(name, e, state, real, action, atRoot)
   return id, childProxy(rawget(items, index), path, items)
 end
 
--- Runs the child of `e` for `action`; returns its (wrapped) effect and the dismissals so far.
+-- Runs the child of `e` (a scope, an ifLet or a stack: a list's rows are the body's C loop's) for
+-- `action`; returns its (wrapped) effect and the dismissals so far.
 local function route(name, e, state, real, action, deps, dismissals)
   local kind, key = e.kind, e.key
   if kind == "scope" then
@@ -137,10 +138,6 @@ local function route(name, e, state, real, action, deps, dismissals)
     end
     local result = user(e.child.reduce, sub, childAction(name, e, action), deps)
     return childEffect(result, e.child, key, nil, nil, "scope"), dismissals
-  elseif kind == "forEach" then
-    local sub = childAction(name, e, action)
-    local id, element = elementOf(name, e, state, realOf(state), action)
-    return childEffect(user(e.child.reduce, element, sub, deps), e.child, key, id, id, "forEach"), dismissals
   elseif kind == "ifLet" then
     local sub = childAction(name, e, action)
     local presented = rawget(real, key)

@@ -199,6 +199,10 @@ static lua_Integer run_entries(lua_State *L, lunar_txn *t) {
 static int run_body(lua_State *L) {
   lua_settop(L, A_INSTANCE);
   luaL_checkstack(L, 16, "lunar: composition nested too deeply");
+  /* NB: a script can call a composed feature's `reduce` itself, with anything. */
+  if (lua_type(L, A_ACTION) != LUA_TTABLE)
+    return luaL_error(L, "a composed feature's reduce expects an action table like { type = \"increment\" }, got %s",
+                      luaL_typename(L, A_ACTION));
   lunar_txn *t = txn_at(L, UP(BODY_CONTEXT));
   lua_Integer depth = 0;
   if (!lua_isnil(L, A_INSTANCE)) {

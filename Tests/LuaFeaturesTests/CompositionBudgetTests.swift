@@ -120,4 +120,29 @@ struct CompositionBudgetTests {
     #expect(
       child.message == "trap.lua:10: reduce (trap.lua:4) returned a table; return an effect from lunar.fx (or nothing)")
   }
+
+  @Test func aComposedReducerCalledWithAnActionThatIsNotATableFailsAndIsRolledBack() async throws {
+    let caller = try harness.load(
+      """
+      local lunar = require "lunar"
+      local Row = lunar.feature { name = "Row", initial = { id = 0 }, reduce = function() end }
+      local Inner = lunar.feature {
+        name = "Inner", initial = { rows = {} }, body = { lunar.forEach("rows", Row) },
+      }
+      return lunar.feature {
+        name = "Outer",
+        initial = { inner = { rows = {} }, count = 0 },
+        reduce = function(state)
+          state.count = state.count + 1
+          Inner.reduce(state.inner, "go") -- not an action
+        end,
+      }
+      """, chunkName: "outer.lua")
+    let store = TestStore(initialState: caller.initialState) { caller.reducer() }
+    await store.send(["type": "go"])
+    let error = try #require(harness.takeErrors().first)
+    #expect(
+      error.message
+        == "outer.lua:11: Inner.reduce expects an action table like { type = \"increment\" }, got \"go\"")
+  }
 }

@@ -330,6 +330,10 @@ function hooks.compose(feature, level)
   --     author's reducers (called through `user`). An error leaves the budget on. (A store's own
   --     feature skips this wrapper: its bound call switches the budget itself, see host.bind.)
   local function reduce(state, action, deps)
+    -- NB: a script may call it itself: its mistake is named at its own line.
+    if type(action) ~= "table" then
+      error(name .. ".reduce expects an action table like { type = \"increment\" }, got " .. describe(action), 2)
+    end
     untimed()
     local result = run(state, action, deps)
     timed()

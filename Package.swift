@@ -238,6 +238,8 @@ let package = Package(
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
       ]
     ),
+    // NB: helpers the test targets share; no product links it.
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(
       name: "ComposableTests",
       dependencies: [
@@ -257,6 +259,7 @@ let package = Package(
         "LuaBridge",
         "Composable",
         "ComposableTesting",
+        "TestSupport",
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "Dependencies", package: "swift-dependencies"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
@@ -291,7 +294,7 @@ let package = Package(
     ),
     .testTarget(
       name: "LunarCLITests",
-      dependencies: ["lunar", "lunar-embed", "lunar-bench", "lunar-workload"],
+      dependencies: ["lunar", "lunar-embed", "lunar-bench", "lunar-workload", "TestSupport"],
       exclude: ["Hostile", "Fixtures", "PTY"]
     ),
   ],

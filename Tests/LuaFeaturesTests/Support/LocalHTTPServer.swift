@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// An HTTP server on 127.0.0.1 for tests of `deps.http`: python3's http.server with a handler that
 /// answers

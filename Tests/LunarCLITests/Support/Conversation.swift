@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// `lunar run` driven line by line, the way an editor or another program talks to it: standard
 /// input stays open, and each line is sent only after the events of the previous one arrived.

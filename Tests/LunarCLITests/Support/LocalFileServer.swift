@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// An HTTP server on 127.0.0.1 for tests of `--deps live` and `--deps record`: `python3 -m
 /// http.server` serving a temporary folder holding `files` (path → body), never the internet.

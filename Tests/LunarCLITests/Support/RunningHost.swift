@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// A `lunar run` that keeps running while a test does other things: its input stays open until
 /// ``finish(timeout:)``, and its output lines can be awaited as they come.

@@ -1,9 +1,10 @@
+// What the test targets share: helpers for reading a child process's output.
 import Foundation
 
 extension FileHandle {
   /// The next bytes available (empty at the end), read again when a signal interrupts the read:
   /// Foundation's `availableData` traps on `EINTR`, which a child process's signals can cause.
-  func nextChunk() -> Data {
+  public func nextChunk() -> Data {
     var buffer = [UInt8](repeating: 0, count: 65_536)
     while true {
       let count = buffer.withUnsafeMutableBytes { systemRead(fileDescriptor, $0.baseAddress, $0.count) }

@@ -41,4 +41,9 @@ int lunar_call_c(lunar_host *h, lua_State *L, lua_CFunction f, void *context, co
 
 void lunar_budget_pause(lua_State *L) { lunar_hook_off(L); }
 
-void lunar_budget_resume(lua_State *L) { lunar_ensure_hook(L); }
+int lunar_budget_resume(lua_State *L) {
+  lunar_host *h = lunar_host_of(L);
+  if (!lunar_budget_on(h) || lua_gethook(L) == lunar_count_hook) return 1;
+  lunar_ensure_hook_of(h, L);
+  return 0;
+}

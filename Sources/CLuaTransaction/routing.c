@@ -10,10 +10,36 @@
  * Why C: the loop runs for every action of every composed feature, and in Lua each step of it
  * (an entry's fields, a call into C for the row, another for each of the author's reducers) cost
  * more than the author's own reducers did. It never runs a script's code itself: every read is
- * raw, ids and types are compared raw, and the author's reducers run under the budget (`user`).
+ * raw, ids and types are compared raw, and the author's reducers run under the budget.
  */
 
 #define UP(i) lua_upvalueindex(i)
+
+/* The runner's upvalues (see txn_body). */
+enum {
+  BODY_CONTEXT = 1,
+  BODY_KEYS,         /* entry -> its key, or false for a lunar.reduce */
+  BODY_REDUCERS,     /* entry -> the function it runs (a child's reduce, or lunar.reduce's) */
+  BODY_PATHS,        /* entry -> a forEach's row paths by index, or false */
+  BODY_INDEXES,      /* composition's caches: list -> { [id] = index } */
+  BODY_DESCRIPTIONS, /* effect handle -> its description */
+  BODY_NONE,         /* fx.none's description */
+  BODY_RUNNING,      /* { instance }: the data of the instance whose call runs (lunar.push's ids) */
+  BODY_ORIGIN,       /* this feature's `file:line`, for its errors (nil when unknown) */
+  BODY_SETTLE,       /* settle(entry, result, description) -> effect or nil (raises if not one) */
+  BODY_FIND,         /* find(entry, state, proxied, action, atRoot) -> sub, id, element (raises) */
+  BODY_WRAP,         /* wrap(entry, result, id) -> a row's effect, wrapped */
+  BODY_ROUTE,        /* route(entry, state, real, action, deps, dismissals) -> effect, dismissals */
+  BODY_ENTER,        /* enter(real): the stacks made current (false without stacks) */
+  BODY_DISMISS,      /* dismiss(dismissals, state, real): dismissed children removed */
+  BODY_CHECK,        /* check(real, effects, count) -> effects, count (false without containers) */
+  BODY_MERGE,        /* merge(effects) -> one effect */
+  BODY_TYPEKEY,      /* the strings "type", "action" and "id", pushed without a lookup */
+  BODY_ACTIONKEY,
+  BODY_IDKEY,
+  BODY_UPVALUES = BODY_IDKEY
+};
+
 
 /* Finds the row of a forEach list at the root for `action` (`{ type = key, id = …, action = sub }`)
    through composition's cache (`indexes[list][id]` -> index, checked against the row's `id`); the
@@ -24,10 +50,10 @@ static int find_row(lua_State *L, lunar_txn *t, int context, int action, int roo
                     int paths) {
   if (!t->active || lua_type(L, action) != LUA_TTABLE || lua_type(L, root) != LUA_TTABLE) return 0;
   int base = lua_gettop(L);
-  lua_getiuservalue(L, context, UV_IDKEY);                                    /* +1: "id" */
-  lua_pushliteral(L, "action");
+  lua_pushvalue(L, UP(BODY_IDKEY));                                           /* +1: "id" */
+  lua_pushvalue(L, UP(BODY_ACTIONKEY));
   if (lua_rawget(L, action) != LUA_TTABLE) goto none;                         /* +2: sub */
-  lua_pushliteral(L, "type");
+  lua_pushvalue(L, UP(BODY_TYPEKEY));
   if (lua_rawget(L, base + 2) != LUA_TSTRING) goto none;
   lua_pop(L, 1);
   lua_pushvalue(L, base + 1);
@@ -65,43 +91,21 @@ none:
   return 0;
 }
 
-/* Calls the function below its `n` arguments on the stack's top with the budget on; leaves its
-   first result. */
-static void call_user(lua_State *L, int n) {
-  lunar_budget_resume(L);
-  lua_call(L, n, 1);
+/* Calls the prelude's function below its `nargs` arguments outside the budget, and turns the
+   budget back on. NB: the routing runs with the budget on, as the author's reducers it calls: it
+   is C, which the count hook never sees, so the hook need not be switched for each reducer, only
+   around the prelude's Lua (which is trusted, and would otherwise be counted). */
+static void call_host(lua_State *L, int nargs, int nresults) {
   lunar_budget_pause(L);
+  lua_call(L, nargs, nresults);
+  lunar_budget_resume(L);
 }
 
-/* The runner's upvalues (see txn_body). */
-enum {
-  BODY_CONTEXT = 1,
-  BODY_KEYS,         /* entry -> its key, or false for a lunar.reduce */
-  BODY_REDUCERS,     /* entry -> the function it runs (a child's reduce, or lunar.reduce's) */
-  BODY_PATHS,        /* entry -> a forEach's row paths by index, or false */
-  BODY_INDEXES,      /* composition's caches: list -> { [id] = index } */
-  BODY_DESCRIPTIONS, /* effect handle -> its description */
-  BODY_NONE,         /* fx.none's description */
-  BODY_FRAME,        /* composition's call in progress: { instance, depth, failAt } */
-  BODY_ORIGIN,       /* this feature's `file:line`, for its errors (nil when unknown) */
-  BODY_SETTLE,       /* settle(entry, result, description) -> effect or nil (raises if not one) */
-  BODY_FIND,         /* find(entry, state, proxied, action, atRoot) -> sub, id, element (raises) */
-  BODY_WRAP,         /* wrap(entry, result, id) -> a row's effect, wrapped */
-  BODY_ROUTE,        /* route(entry, state, real, action, deps, dismissals) -> effect, dismissals */
-  BODY_ENTER,        /* enter(real): the stacks made current (false without stacks) */
-  BODY_DISMISS,      /* dismiss(dismissals, state, real): dismissed children removed */
-  BODY_CHECK,        /* check(real, effects, count) -> effects, count (false without containers) */
-  BODY_MERGE,        /* merge(effects) -> one effect */
-  BODY_UPVALUES = BODY_MERGE
-};
-
-/* The frame's slots (the prelude's `frame` in lunar/compose.lua). */
-enum { FRAME_INSTANCE = 1, FRAME_DEPTH, FRAME_FAILAT };
 
 /* Arguments of a runner, and the slots it keeps above them. */
 enum {
   A_STATE = 1, A_ACTION, A_DEPS, A_ROOT, A_INSTANCE,
-  S_OUTER, S_PROXIED, S_REAL, S_TYPE, S_EFFECTS, S_DISMISSALS, S_TOP = S_DISMISSALS
+  S_PROXIED, S_REAL, S_TYPE, S_EFFECTS, S_DISMISSALS, S_TOP = S_DISMISSALS
 };
 
 /* Runs the entries in order; leaves each effect in S_EFFECTS and returns their count. */
@@ -115,7 +119,7 @@ static lua_Integer run_entries(lua_State *L, lunar_txn *t) {
       lua_pushvalue(L, A_STATE);
       lua_pushvalue(L, A_ACTION);
       lua_pushvalue(L, A_DEPS);
-      call_user(L, 3);
+      lua_call(L, 3, 1);
       if (lua_isnil(L, -1)) {
         lua_pop(L, 1);
         continue;
@@ -130,7 +134,7 @@ static lua_Integer run_entries(lua_State *L, lunar_txn *t) {
       lua_pushvalue(L, UP(BODY_SETTLE));
       lua_pushinteger(L, i);
       lua_rotate(L, -4, 2); /* settle, i, result, description */
-      lua_call(L, 3, 1);
+      call_host(L, 3, 1);
     } else if (!lua_rawequal(L, -1, S_TYPE)) {
       lua_pop(L, 1);
       continue;
@@ -145,7 +149,7 @@ static lua_Integer run_entries(lua_State *L, lunar_txn *t) {
         lua_pushvalue(L, S_PROXIED);
         lua_pushvalue(L, A_ACTION);
         lua_pushboolean(L, !lua_isnil(L, A_ROOT));
-        lua_call(L, 5, 3);
+        call_host(L, 5, 3);
       }
       /* key, paths, sub, id, element */
       int id = key + 3;
@@ -153,7 +157,7 @@ static lua_Integer run_entries(lua_State *L, lunar_txn *t) {
       lua_pushvalue(L, id + 1);
       lua_pushvalue(L, id - 1);
       lua_pushvalue(L, A_DEPS);
-      call_user(L, 3);
+      lua_call(L, 3, 1);
       if (lua_isnil(L, -1)) {
         lua_settop(L, key - 1);
         continue;
@@ -162,7 +166,7 @@ static lua_Integer run_entries(lua_State *L, lunar_txn *t) {
       lua_pushinteger(L, i);
       lua_rotate(L, -3, 2); /* wrap, i, result */
       lua_pushvalue(L, id);
-      lua_call(L, 3, 1);
+      call_host(L, 3, 1);
       lua_replace(L, key);
       lua_settop(L, key);
     } else {
@@ -174,7 +178,7 @@ static lua_Integer run_entries(lua_State *L, lunar_txn *t) {
       lua_pushvalue(L, A_ACTION);
       lua_pushvalue(L, A_DEPS);
       lua_pushvalue(L, S_DISMISSALS);
-      lua_call(L, 6, 2);
+      call_host(L, 6, 2);
       lua_replace(L, S_DISMISSALS);
     }
     /* the entry's effect, or nil, on the top */
@@ -192,10 +196,10 @@ static lua_Integer run_entries(lua_State *L, lunar_txn *t) {
 }
 
 /* run(state, action, deps [, root, instance]) -> the body's effect, or nothing: a composed
-   feature's reducer, without the budget switch around it. The host's bound call passes `root`
+   feature's reducer; it leaves the budget as it found it. The host's bound call passes `root`
    (the state table behind the proxy `state`) and `instance` (the feature instance's data, made
-   current); a parent's routing passes neither. An error leaves the frame as it was at the error:
-   the next call from the host starts it again. */
+   current); a parent's routing passes neither. Errors find how deep the routing is, and whose,
+   on the call stack (txn_routing_where): the routing keeps no bookkeeping for them. */
 static int run_body(lua_State *L) {
   lua_settop(L, A_INSTANCE);
   luaL_checkstack(L, 16, "lunar: composition nested too deeply");
@@ -204,20 +208,12 @@ static int run_body(lua_State *L) {
     return luaL_error(L, "a composed feature's reduce expects an action table like { type = \"increment\" }, got %s",
                       luaL_typename(L, A_ACTION));
   lunar_txn *t = txn_at(L, UP(BODY_CONTEXT));
-  lua_Integer depth = 0;
+  /* the budget on for the routing (see call_host), and as it was at the end */
+  int timed = lunar_budget_resume(L);
   if (!lua_isnil(L, A_INSTANCE)) {
     lua_pushvalue(L, A_INSTANCE);
-    lua_rawseti(L, UP(BODY_FRAME), FRAME_INSTANCE);
-  } else {
-    lua_rawgeti(L, UP(BODY_FRAME), FRAME_DEPTH);
-    depth = lua_tointeger(L, -1);
-    lua_pop(L, 1);
+    lua_rawseti(L, UP(BODY_RUNNING), 1);
   }
-  lua_pushinteger(L, depth + 1);
-  lua_rawseti(L, UP(BODY_FRAME), FRAME_DEPTH);
-  lua_rawgeti(L, UP(BODY_FRAME), FRAME_FAILAT);                               /* S_OUTER */
-  lua_pushvalue(L, UP(BODY_ORIGIN));
-  lua_rawseti(L, UP(BODY_FRAME), FRAME_FAILAT);
   /* the table behind `state`: the root given, or a proxy's; nil for a plain table */
   if (!lua_isnil(L, A_ROOT)) {
     lua_pushvalue(L, A_ROOT);                                                 /* S_PROXIED */
@@ -226,19 +222,19 @@ static int run_body(lua_State *L) {
     if (mt != 0 && txn_push_real(L, t, UP(BODY_CONTEXT), mt, A_STATE)) {
       lua_replace(L, S_PROXIED);
     } else {
-      lua_settop(L, S_OUTER);
+      lua_settop(L, A_INSTANCE);
       lua_pushnil(L);
     }
   }
   lua_pushvalue(L, lua_isnil(L, S_PROXIED) ? A_STATE : S_PROXIED);            /* S_REAL */
-  lua_pushliteral(L, "type");
+  lua_pushvalue(L, UP(BODY_TYPEKEY));
   lua_rawget(L, A_ACTION);                                                    /* S_TYPE */
   lua_pushnil(L);                                                             /* S_EFFECTS */
   lua_pushnil(L);                                                             /* S_DISMISSALS */
   if (lua_isfunction(L, UP(BODY_ENTER))) {
     lua_pushvalue(L, UP(BODY_ENTER));
     lua_pushvalue(L, S_REAL);
-    lua_call(L, 1, 0);
+    call_host(L, 1, 0);
   }
   lua_Integer count = run_entries(L, t);
   if (!lua_isnil(L, S_DISMISSALS)) {
@@ -246,7 +242,7 @@ static int run_body(lua_State *L) {
     lua_pushvalue(L, S_DISMISSALS);
     lua_pushvalue(L, A_STATE);
     lua_pushvalue(L, S_REAL);
-    lua_call(L, 3, 0);
+    call_host(L, 3, 0);
   }
   /* NB: at the root, t->flagged says whether the call made a write that can add or remove a child
      (CLuaTransaction.h); without one no container can have been touched (a row's own writes are
@@ -256,37 +252,57 @@ static int run_body(lua_State *L) {
     lua_pushvalue(L, S_REAL);
     lua_pushvalue(L, S_EFFECTS);
     lua_pushinteger(L, count);
-    lua_call(L, 3, 2);
+    call_host(L, 3, 2);
     count = lua_tointeger(L, -1);
     lua_pop(L, 1);
     lua_replace(L, S_EFFECTS);
   }
-  lua_pushinteger(L, depth);
-  lua_rawseti(L, UP(BODY_FRAME), FRAME_DEPTH);
-  lua_pushvalue(L, S_OUTER);
-  lua_rawseti(L, UP(BODY_FRAME), FRAME_FAILAT);
-  if (count == 0) return 0;
   if (count == 1) {
     lua_rawgeti(L, S_EFFECTS, 1);
-    return 1;
+  } else if (count > 1) {
+    lua_pushvalue(L, UP(BODY_MERGE));
+    lua_pushvalue(L, S_EFFECTS);
+    call_host(L, 1, 1);
   }
-  lua_pushvalue(L, UP(BODY_MERGE));
-  lua_pushvalue(L, S_EFFECTS);
-  lua_call(L, 1, 1);
-  return 1;
+  if (!timed) lunar_budget_pause(L);
+  return count == 0 ? 0 : 1;
 }
 
-/* body(keys, reducers, paths, indexes, descriptions, none, frame, origin, settle, find, wrap,
+/* body(keys, reducers, paths, indexes, descriptions, none, running, origin, settle, find, wrap,
    route, enter, dismiss, check, merge) -> run: a composed feature's reducer (see run_body). */
 int txn_body(lua_State *L) {
-  lua_settop(L, BODY_UPVALUES - 1);
-  for (int i = BODY_KEYS; i <= BODY_FRAME; i++)
+  lua_settop(L, BODY_MERGE - 1);
+  for (int i = BODY_KEYS; i <= BODY_RUNNING; i++)
     if (i != BODY_NONE) luaL_checktype(L, i - 1, LUA_TTABLE);
   for (int i = BODY_SETTLE; i <= BODY_MERGE; i++)
     if (!lua_isfunction(L, i - 1) && !((i == BODY_ENTER || i == BODY_CHECK) && lua_toboolean(L, i - 1) == 0))
       return luaL_argerror(L, i - 1, "a function expected");
   lua_pushvalue(L, UP(1));
   lua_insert(L, 1);
+  lua_pushliteral(L, "type");
+  lua_pushliteral(L, "action");
+  lua_pushliteral(L, "id");
   lua_pushcclosure(L, run_body, BODY_UPVALUES);
   return 1;
+}
+
+/* where() -> depth, origin: how many composed features' routings run on this thread, and the
+   `file:line` of the innermost one (nil when unknown), for composition's errors. NB: read off the
+   call stack, only when an error is being made, so that no call pays to keep them. */
+int txn_routing_where(lua_State *L) {
+  lua_Debug ar;
+  lua_Integer depth = 0;
+  lua_settop(L, 0);
+  lua_pushnil(L);
+  for (int level = 0; lua_getstack(L, level, &ar); level++) {
+    lua_getinfo(L, "f", &ar);
+    if (lua_tocfunction(L, -1) == run_body && depth++ == 0) {
+      lua_getupvalue(L, -1, BODY_ORIGIN);
+      lua_replace(L, 1);
+    }
+    lua_pop(L, 1);
+  }
+  lua_pushinteger(L, depth);
+  lua_insert(L, 1);
+  return 2;
 }

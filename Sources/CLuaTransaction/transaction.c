@@ -43,14 +43,11 @@ static int run(lua_State *L, lunar_txn *t, int context, int fn, int state, int a
   lua_pushvalue(L, action);
   lua_pushvalue(L, deps);
   if (instance != 0) {
-    /* NB: the routing is host code that always terminates: it runs untimed, and times each call
-       into the author's code itself (`user`). It gets the state table, which it would otherwise
-       look up, and its instance's data, which it makes current. */
+    /* NB: the routing (routing.c) gets the state table, which it would otherwise look up, and
+       its instance's data, which it makes current. */
     lua_pushvalue(L, state);
     lua_pushvalue(L, instance);
-    lunar_budget_pause(L);
     lua_call(L, 5, 1);
-    lunar_budget_resume(L);
   } else {
     lua_call(L, 3, 1);
   }
@@ -283,20 +280,11 @@ static int journal_length(lua_State *L) {
 }
 
 /* ---- the budget around trusted code ----
-   The count hook makes every VM instruction several times dearer. Composition (the prelude's
-   routing of an action to a body's children) is host code that always terminates, so it runs
-   without the hook, and turns it back on for each call into the author's code: the budget counts
-   what the author wrote. An error leaves the hook on (or the entry puts it back). */
-
-static int untimed(lua_State *L) {
-  lunar_budget_pause(L);
-  return 0;
-}
-
-static int timed(lua_State *L) {
-  lunar_budget_resume(L);
-  return 0;
-}
+   The count hook makes every VM instruction several times dearer. Composition's Lua (the
+   prelude's routing of an action to the children the C loop leaves to it) is host code that
+   always terminates, so it runs without the hook, and turns it back on for each call into the
+   author's code: the budget counts what the author wrote. An error leaves the hook off; the next
+   entry puts it back. */
 
 /* user(fn, ...) -> fn(...)'s first result, run under the budget; untimed again after */
 static int user(lua_State *L) {
@@ -435,7 +423,7 @@ static int library_worker(lua_State *L) {
   lua_pushvalue(L, 2);
   luaL_setfuncs(L, functions, 1);
   static const luaL_Reg plain[] = {
-    {"untimed", untimed}, {"timed", timed},    {"user", user},
+    {"user", user}, {"routingWhere", txn_routing_where},
     {"isAction", is_action}, {"hasID", has_id}, {"next", txn_next},
     {"keepFrame", keep_frame},
     {NULL, NULL}};

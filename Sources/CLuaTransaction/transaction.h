@@ -102,9 +102,11 @@ void txn_forget_proxies(lua_State *L, lunar_txn *t, int context);
 int txn_next(lua_State *L);
 
 /* routing.c: composition's functions (upvalue 1: the context) */
-/* body(keys, reducers, paths, indexes, descriptions, none, frame, origin, settle, find, wrap, route,
-   enter, dismiss, check, merge) -> a composed feature's reducer, without the budget switch */
+/* body(keys, reducers, paths, indexes, descriptions, none, running, origin, settle, find, wrap,
+   route, enter, dismiss, check, merge) -> a composed feature's reducer */
 int txn_body(lua_State *L);
+/* where() -> depth, origin: the composed features' routings running, the innermost's `file:line` */
+int txn_routing_where(lua_State *L);
 
 /* report.c */
 /* Fills `out` with the running call's changes; pushes the values the host reads off the stack. */

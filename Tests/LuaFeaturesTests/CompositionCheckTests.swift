@@ -73,6 +73,46 @@ struct CompositionCheckTests {
     #expect(error.message.contains("no element with id"), "\(error)")
   }
 
+  @Test func aComposedChildsErrorNamesItsOwnLineAndItsNameThenTheParentsNamesOnlyItsLine() async throws {
+    let source = """
+      local lunar = require "lunar"
+      local Row = lunar.feature { name = "Row", initial = { id = 0 }, reduce = function() end }
+      local Shelf = lunar.feature {
+        name = "Shelf",
+        initial = { rows = {} },
+        body = {
+          lunar.forEach("rows", Row),
+          lunar.reduce(function() end), -- shelf
+        },
+      }
+      return lunar.feature {
+        name = "Library",
+        initial = { shelf = { rows = { { id = 1 } } }, rows = {} },
+        body = {
+          lunar.scope("shelf", Shelf),
+          lunar.forEach("rows", Row),
+          lunar.reduce(function() end), -- library
+        },
+      }
+      """
+    let library = try harness.load(source, chunkName: "library.lua")
+    let store = TestStore(initialState: library.initialState) { library.reducer() }
+    let shelf = try #require(line(of: "-- shelf", in: source))
+    let own = try #require(line(of: "-- library", in: source))
+
+    await store.send(Self.wrapped("shelf", Self.wrapped("rows", id: 5, ["type": "poke"])))
+    let child = try #require(harness.takeErrors().first)
+    #expect(
+      child.message
+        == "library.lua:\(shelf): no element with id 5 in state.rows (it was removed, or the action names the wrong id) (in Shelf)")
+
+    await store.send(Self.wrapped("rows", id: 5, ["type": "poke"]))
+    let parent = try #require(harness.takeErrors().first)
+    #expect(
+      parent.message
+        == "library.lua:\(own): no element with id 5 in state.rows (it was removed, or the action names the wrong id)")
+  }
+
   @Test func anActionForAnAbsentChildIsAnError() async throws {
     let store = store()
     await store.send(Self.wrapped("detail", ["type": "load"]))

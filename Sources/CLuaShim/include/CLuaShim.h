@@ -164,9 +164,11 @@ int lunar_where_called(lua_State *L);
 int lunar_call_c(lunar_host *h, lua_State *L, lua_CFunction f, void *context, const unsigned char *program,
                  size_t length, int budgeted, int *count);
 /* Trusted code (a module's own Lua that always terminates) runs outside the instruction budget:
-   pause takes the count hook off the running thread, resume puts it back. Cannot raise. */
+   pause takes the count hook off the running thread, resume puts it back and returns whether it
+   was already there (1 also when the budget is off: a pause would change nothing). C code never
+   meets the hook, so it need not pause for itself. Cannot raise. */
 void lunar_budget_pause(lua_State *L);
-void lunar_budget_resume(lua_State *L);
+int lunar_budget_resume(lua_State *L);
 
 /* ---- errors ---- */
 

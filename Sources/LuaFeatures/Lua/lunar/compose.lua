@@ -50,7 +50,7 @@ local internals = host.internals
 local realOf = internals.realOf
 -- NB: a C check (journal.c): one call where `type` and `rawget` would take two or three.
 local isAction = internals.isAction
-local untimed, timed, bodyRunner = internals.untimed, internals.timed, internals.body
+local bodyRunner, routingWhere = internals.body, internals.routingWhere
 
 local type, rawget, error, pairs, next, setmetatable, getmetatable, tostring =
   type, rawget, error, pairs, next, setmetatable, getmetatable, tostring
@@ -141,11 +141,8 @@ end
 -- Instances and stack ids
 
 local composedReducers = setmetatable({}, { __mode = "k" })
--- The call in progress, shared with the body's C loop (routing.c), which sets it: the instance
--- (its stack ids), how deep in composed features the call is, and the `file:line` of the
--- composed feature running (its first reducer), for errors.
-local INSTANCE, DEPTH, FAIL_AT = 1, 2, 3
-local frame = { { nextID = 0 }, 0, nil }
+-- The instance whose call runs (its stack ids), in slot 1: the body's C loop (routing.c) sets it.
+local running = { { nextID = 0 } }
 local stacks = setmetatable({}, { __mode = "k" })      -- a stack's array -> its entry
 
 -- For a composed reducer: a new instance's data (which the routing makes current when the host's
@@ -188,7 +185,7 @@ function lunar.push(list, screen, childState)
   elseif type(childState) ~= "table" then
     error("lunar.push: the state of " .. describe(screen) .. " must be a table, got " .. describe(childState), 2)
   end
-  local current = frame[INSTANCE]
+  local current = running[1]
   local id = current.nextID
   for i = 1, #real do
     local other = rawget(real[i], "id")
@@ -208,8 +205,10 @@ end
 local function fail(name, message)
   -- NB: the host names the root feature; a child's name is added only for a child. The error
   --     names the author's feature (where its body's reducer is), never this file.
-  if frame[DEPTH] > 1 then message = message .. " (in " .. name .. ")" end
-  local failAt = frame[FAIL_AT]
+  -- NB: how deep in composed features the call is, and the `file:line` of the innermost one
+  --     (its first reducer), read off the call stack (routing.c).
+  local depth, failAt = routingWhere()
+  if depth > 1 then message = message .. " (in " .. name .. ")" end
   error(failAt ~= nil and (failAt .. ": " .. message) or message, 0)
 end
 
@@ -323,20 +322,17 @@ function hooks.compose(feature, level)
   -- run(state, action, deps [, root, instance]): the body for one action (routing.c). `root` is
   -- the state table behind `state` when the host's call passes it (a store's own feature), with
   -- `instance`, made current; a parent's routing passes neither.
-  local run = bodyRunner(keyOf, reducerOf, rowPaths, indexes, descriptions, NONE, frame, ownOrigin,
+  local run = bodyRunner(keyOf, reducerOf, rowPaths, indexes, descriptions, NONE, running, ownOrigin,
     settle, find, wrap, other, stackCount > 0 and enter, applyDismissals, containerCount > 0 and check, merge)
 
-  -- NB: the routing above is host code: it runs outside the instruction budget, which counts the
-  --     author's reducers (called through `user`). An error leaves the budget on. (A store's own
-  --     feature skips this wrapper: its bound call switches the budget itself, see host.bind.)
+  -- NB: the routing above runs with the budget as it finds it (on, in a reducer): it is C, which
+  --     the budget never counts, and it pauses the budget around the prelude's Lua it calls back.
   local function reduce(state, action, deps)
     -- NB: a script may call it itself: its mistake is named at its own line.
     if type(action) ~= "table" then
       error(name .. ".reduce expects an action table like { type = \"increment\" }, got " .. describe(action), 2)
     end
-    untimed()
     local result = run(state, action, deps)
-    timed()
     return result
   end
 

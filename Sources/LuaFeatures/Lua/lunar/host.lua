@@ -44,6 +44,7 @@ host.internals = {
   childProxy = core.childProxy,
   -- NB: a composed body's loop over its entries, in C (see routing.c).
   body = core.body,
+  routingWhere = core.routingWhere,
   journal = core.journal,
   layout = core.layout,
   journalLength = core.journalLength,
@@ -55,9 +56,7 @@ host.internals = {
   loose = core.loose,
   isAction = core.isAction,
   hasID = core.hasID,
-  -- NB: the budget around trusted code: composition runs untimed, authors' code timed.
-  untimed = core.untimed,
-  timed = core.timed,
+  -- NB: the budget around trusted code: composition's Lua runs untimed, authors' code timed.
   user = core.user,
   stale = stale,
   arrayMarker = arrayMarker,

@@ -105,11 +105,23 @@ void lunar_set_limits(lua_State *L, int64_t instructions, int64_t nanoseconds) {
     lua_sethook(L, NULL, 0, 0);
 }
 
-/* ---- xpcall ----
+/* ---- pcall and xpcall ----
    Lua runs a message handler with hooks off when the error was raised by a hook: a handler that
    loops would never be stopped. The sandbox's xpcall wraps every handler in one that steps aside
    (returns the error as it is) once the call is spent, so only a script's handlers for its own
-   errors run, and they run under the hook. */
+   errors run, and they run under the hook.
+   The host's own Lua runs outside the budget (lunar_budget_pause) and can raise there: both put
+   the budget back as it was when the script called them, once they catch an error, so that a
+   script never goes on untimed after catching one of the host's errors. */
+
+/* Whether the count hook is on L, kept in a continuation's context with the stack base. */
+static lua_KContext context_of(lua_State *L, int base) {
+  return (lua_KContext)base * 2 + (lua_gethook(L) == lunar_count_hook);
+}
+
+static void caught(lua_State *L, lua_KContext context) {
+  if (context % 2 == 1) lunar_ensure_hook(L);
+}
 
 static int guarded_handler(lua_State *L) {
   if (lunar_spent(lunar_host_of(L))) return 1;
@@ -119,13 +131,24 @@ static int guarded_handler(lua_State *L) {
   return 1;
 }
 
-static int finish_xpcall(lua_State *L, int status, lua_KContext base) {
+static int finish_pcall(lua_State *L, int status, lua_KContext context) {
   if (status != LUA_OK && status != LUA_YIELD) {
+    caught(L, context);
     lua_pushboolean(L, 0);
     lua_pushvalue(L, -2);
     return 2;
   }
-  return lua_gettop(L) - (int)base;
+  return lua_gettop(L) - (int)(context / 2);
+}
+
+/* pcall(f, ...) -> true, f's results | false, the error */
+static int limited_pcall(lua_State *L) {
+  luaL_checkany(L, 1);
+  lua_pushboolean(L, 1); /* the first result when f succeeds */
+  lua_insert(L, 1);
+  lua_KContext context = context_of(L, 0);
+  int status = lua_pcallk(L, lua_gettop(L) - 2, LUA_MULTRET, 0, context, finish_pcall);
+  return finish_pcall(L, status, context);
 }
 
 /* xpcall(f, handler, ...) -> true, f's results | false, the handler's result */
@@ -138,11 +161,14 @@ static int limited_xpcall(lua_State *L) {
   lua_pushboolean(L, 1);  /* the first result when f succeeds */
   lua_pushvalue(L, 1);    /* f */
   lua_rotate(L, 3, 2);    /* true and f go below f's arguments: handler, true, f, args… */
-  int status = lua_pcallk(L, n - 2, LUA_MULTRET, 2, 2, finish_xpcall);
-  return finish_xpcall(L, status, 2);
+  lua_KContext context = context_of(L, 2);
+  int status = lua_pcallk(L, n - 2, LUA_MULTRET, 2, context, finish_pcall);
+  return finish_pcall(L, status, context);
 }
 
 void lunar_open_limited_base(lua_State *L) {
+  lua_pushcfunction(L, limited_pcall);
+  lua_setglobal(L, "pcall");
   lua_pushcfunction(L, limited_xpcall);
   lua_setglobal(L, "xpcall");
 }

@@ -23,7 +23,7 @@ enum {
   BODY_PATHS,        /* entry -> a forEach's row paths by index, or false */
   BODY_INDEXES,      /* composition's caches: list -> { [id] = index } */
   BODY_DESCRIPTIONS, /* effect handle -> its description */
-  BODY_NONE,         /* fx.none's description */
+  BODY_NONE,         /* fx.none (the handle) */
   BODY_RUNNING,      /* { instance }: the data of the instance whose call runs (lunar.push's ids) */
   BODY_ORIGIN,       /* this feature's `file:line`, for its errors (nil when unknown) */
   BODY_SETTLE,       /* settle(entry, result, description) -> effect or nil (raises if not one) */
@@ -120,17 +120,14 @@ static lua_Integer run_entries(lua_State *L, lunar_txn *t) {
       lua_pushvalue(L, A_ACTION);
       lua_pushvalue(L, A_DEPS);
       lua_call(L, 3, 1);
-      if (lua_isnil(L, -1)) {
+      /* NB: compared raw: `==` on a script's table could run its __eq. Any other value is looked
+         up, and the prelude settles it. */
+      if (lua_isnil(L, -1) || lua_rawequal(L, -1, UP(BODY_NONE))) {
         lua_pop(L, 1);
         continue;
       }
-      /* NB: looked up, never compared: `==` on a script's table could run its __eq. */
       lua_pushvalue(L, -1);
       lua_rawget(L, UP(BODY_DESCRIPTIONS));
-      if (lua_rawequal(L, -1, UP(BODY_NONE))) {
-        lua_pop(L, 2);
-        continue;
-      }
       lua_pushvalue(L, UP(BODY_SETTLE));
       lua_pushinteger(L, i);
       lua_rotate(L, -4, 2); /* settle, i, result, description */

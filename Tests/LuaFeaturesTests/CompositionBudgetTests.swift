@@ -84,6 +84,43 @@ struct CompositionBudgetTests {
     #expect(harness.takeErrors().first?.luaKind == .instructionLimit)
   }
 
+  @Test func aScriptThatCatchesAnErrorOfTheRoutingStillRunsUnderTheBudget() async throws {
+    // NB: the routing's errors are raised while the budget is off; a script's pcall catching one
+    //     must not leave the rest of its reducer untimed.
+    let catcher = try harness.load(
+      """
+      local lunar = require "lunar"
+      local Row = lunar.feature { name = "Row", initial = { id = 0 }, reduce = function() end }
+      local Rows = lunar.feature { name = "Rows", initial = { rows = {} }, body = { lunar.forEach("rows", Row) } }
+      local function spin() while true do end end
+      return lunar.feature {
+        name = "Catcher",
+        initial = { inner = { rows = {} }, caught = false },
+        body = {
+          lunar.scope("inner", Rows),
+          lunar.reduce(function(state, action)
+            if action.type == "go" then
+              local ok = pcall(Rows.reduce, state.inner, { type = "rows", id = 99, action = { type = "x" } })
+              state.caught = not ok
+              spin() -- spins after the catch
+            elseif action.type == "effect" then
+              local ok = pcall(lunar.fx.run, 42)
+              state.caught = not ok
+              spin() -- spins after an fx error
+            end
+          end),
+        },
+      }
+      """, chunkName: "catcher.lua")
+    let store = TestStore(initialState: catcher.initialState) { catcher.reducer() }
+    await store.send(["type": "go"])
+    let routing = try #require(harness.takeErrors().first)
+    #expect(routing.luaKind == .instructionLimit)
+    await store.send(["type": "effect"])
+    let fx = try #require(harness.takeErrors().first)
+    #expect(fx.luaKind == .instructionLimit)
+  }
+
   @Test func aBodyReducerThatReturnsATableWithTrapsIsRefusedWithoutRunningThem() async throws {
     // NB: the routing runs outside the budget: were it to compare or index the table, its
     //     metamethods would loop with nothing to stop them but the clock.

@@ -45,7 +45,6 @@ local lunar, hooks, effect = base.lunarTable, base.hooks, base.effect
 local describe, isFeature, definedAt = base.describe, base.isFeature, base.definedAt
 -- NB: the body's C loop looks descriptions up itself, and knows fx.none's without calling back.
 local descriptions = base.descriptions
-local NONE = descriptions[base.fx.none]
 local internals = host.internals
 local realOf = internals.realOf
 -- NB: a C check (journal.c): one call where `type` and `rawget` would take two or three.
@@ -322,7 +321,7 @@ function hooks.compose(feature, level)
   -- run(state, action, deps [, root, instance]): the body for one action (routing.c). `root` is
   -- the state table behind `state` when the host's call passes it (a store's own feature), with
   -- `instance`, made current; a parent's routing passes neither.
-  local run = bodyRunner(keyOf, reducerOf, rowPaths, indexes, descriptions, NONE, running, ownOrigin,
+  local run = bodyRunner(keyOf, reducerOf, rowPaths, indexes, descriptions, base.fx.none, running, ownOrigin,
     settle, find, wrap, other, stackCount > 0 and enter, applyDismissals, containerCount > 0 and check, merge)
 
   -- NB: the routing above runs with the budget as it finds it (on, in a reducer): it is C, which

@@ -39,7 +39,12 @@ int lunar_call_c(lunar_host *h, lua_State *L, lua_CFunction f, void *context, co
   return status;
 }
 
-void lunar_budget_pause(lua_State *L) { lunar_hook_off(L); }
+int lunar_budget_pause(lua_State *L) {
+  lunar_host *h = lunar_host_of(L);
+  if (!lunar_budget_on(h) || lua_gethook(L) != lunar_count_hook) return 0;
+  lua_sethook(L, NULL, 0, 0);
+  return 1;
+}
 
 int lunar_budget_resume(lua_State *L) {
   lunar_host *h = lunar_host_of(L);

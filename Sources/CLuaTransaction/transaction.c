@@ -298,11 +298,15 @@ static int user(lua_State *L) {
   return 1;
 }
 
-/* a closure made by keepFrame: calls its upvalue with its arguments, returns all its results */
+/* a closure made by keepFrame: calls its upvalue with its arguments, returns all its results.
+   NB: what it keeps a frame for is the prelude's (lunar.fx): trusted, always terminating, and
+   reading a script's values raw; it runs outside the budget, which counts the author's code. */
 static int kept_frame(lua_State *L) {
   lua_pushvalue(L, lua_upvalueindex(1));
   lua_insert(L, 1);
+  int timed = lunar_budget_pause(L);
   lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+  if (timed) lunar_budget_resume(L);
   return lua_gettop(L);
 }
 

@@ -163,11 +163,14 @@ int lunar_where_called(lua_State *L);
    `*count` results are left on the stack; on failure one error object. */
 int lunar_call_c(lunar_host *h, lua_State *L, lua_CFunction f, void *context, const unsigned char *program,
                  size_t length, int budgeted, int *count);
-/* Trusted code (a module's own Lua that always terminates) runs outside the instruction budget:
-   pause takes the count hook off the running thread, resume puts it back and returns whether it
-   was already there (1 also when the budget is off: a pause would change nothing). C code never
-   meets the hook, so it need not pause for itself. Cannot raise. */
-void lunar_budget_pause(lua_State *L);
+/* Trusted code (a module's own Lua that always terminates, and never runs a script's code: no
+   metamethod of a script's value) runs outside the instruction budget: pause takes the count hook
+   off the running thread and returns whether it was there (what to resume); resume puts it back
+   and returns whether it was already there (1 also when the budget is off: a pause would change
+   nothing). C code never meets the hook, so it need not pause for itself. An error raised while
+   paused leaves the hook off: the sandbox's pcall and xpcall put it back for a script that
+   catches it, and the next call from the host does. Cannot raise. */
+int lunar_budget_pause(lua_State *L);
 int lunar_budget_resume(lua_State *L);
 
 /* ---- errors ---- */

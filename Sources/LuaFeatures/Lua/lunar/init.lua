@@ -44,6 +44,9 @@ end
 -- NB: the host calls the fx functions and Effect's methods through a C function each
 --     (lunar/frames.lua), which keeps the author's frame when a reducer tail-calls them
 --     (`return fx.send(…)`): their errors name level 3, the author's line.
+-- NB: that C function also runs them outside the instruction budget (host code, which counts
+--     none of it): they must always terminate and never run a script's code, so they read a
+--     script's tables raw (`rawget(options, "catch")`), never with `.`, `#`, `==` or `pairs`.
 
 -- NB: scripts hold handles, empty tables whose description lives here, out of reach: effects are
 --     shared (`fx.none`) and a handle cannot be changed, not even with `rawset`.
@@ -110,7 +113,7 @@ function fx.run(fn, options)
   local catch = nil
   if options ~= nil then
     if type(options) ~= "table" then error("fx.run's options must be a table like { catch = fn }", 3) end
-    catch = options.catch
+    catch = rawget(options, "catch")
     if catch ~= nil and type(catch) ~= "function" then
       error("fx.run's catch must be a function(error, send), got " .. describe(catch), 3)
     end
@@ -178,9 +181,13 @@ function Effect:cancellable(id, options)
     if type(options) ~= "table" then
       error("cancellable's options must be a table like { cancelInFlight = true }", 3)
     end
-    cancelInFlight = options.cancelInFlight and true or false
+    cancelInFlight = rawget(options, "cancelInFlight") and true or false
   end
-  if self.kind == "none" then
+  local description = descriptions[self]
+  if description == nil then
+    error("cancellable is a method of effects, as in fx.run(load):cancellable(\"load\"), got " .. describe(self), 3)
+  end
+  if description.kind == "none" then
     return cancelInFlight and fx.cancel(id) or fx.none
   end
   return effect { kind = "cancellable", id = id, cancelInFlight = cancelInFlight, effect = self }

@@ -37,7 +37,8 @@ enum {
   BODY_TYPEKEY,      /* the strings "type", "action" and "id", pushed without a lookup */
   BODY_ACTIONKEY,
   BODY_IDKEY,
-  BODY_UPVALUES = BODY_IDKEY
+  BODY_ENTRIES,      /* the entries' kinds and keys, for the loop (body_entries) */
+  BODY_UPVALUES = BODY_ENTRIES
 };
 
 
@@ -108,13 +109,39 @@ enum {
   S_PROXIED, S_REAL, S_TYPE, S_EFFECTS, S_DISMISSALS, S_TOP = S_DISMISSALS
 };
 
+/* What the loop knows of each entry without reading the tables: made once per body (txn_body). */
+enum { ENTRY_REDUCE, ENTRY_FOREACH, ENTRY_OTHER };
+typedef struct body_entry {
+  int kind;
+  const void *key; /* the key string (kept alive by BODY_KEYS), or NULL for a key of another type */
+  size_t length;   /* its length */
+} body_entry;
+typedef struct body_entries {
+  lua_Integer count;
+  body_entry entry[];
+} body_entries;
+
+/* Whether the action's type (`type`, `length`: S_TYPE's string, or NULL) is entry i's key. NB: a
+   short string is one object per text, so the same pointer is the same key; two pointers of one
+   length may still be one long string's text twice, which a raw comparison settles. */
+static int is_key(lua_State *L, const body_entry *e, lua_Integer i, const void *type, size_t length) {
+  if (e->key != NULL && (e->key == type || type == NULL || e->length != length)) return e->key == type;
+  lua_rawgeti(L, UP(BODY_KEYS), i);
+  int same = lua_rawequal(L, -1, S_TYPE);
+  lua_pop(L, 1);
+  return same;
+}
+
 /* Runs the entries in order; leaves each effect in S_EFFECTS and returns their count. */
 static lua_Integer run_entries(lua_State *L, lunar_txn *t) {
-  lua_Integer n = (lua_Integer)lua_rawlen(L, UP(BODY_KEYS)), count = 0;
-  for (lua_Integer i = 1; i <= n; i++) {
-    int kind = lua_rawgeti(L, UP(BODY_KEYS), i);
-    if (kind == LUA_TBOOLEAN) {
-      lua_pop(L, 1);
+  const body_entries *entries = (const body_entries *)lua_touserdata(L, UP(BODY_ENTRIES));
+  size_t length = 0;
+  const void *type = lua_type(L, S_TYPE) == LUA_TSTRING ? lua_topointer(L, S_TYPE) : NULL;
+  if (type != NULL) length = lua_rawlen(L, S_TYPE);
+  lua_Integer count = 0;
+  for (lua_Integer i = 1; i <= entries->count; i++) {
+    const body_entry *e = &entries->entry[i - 1];
+    if (e->kind == ENTRY_REDUCE) {
       lua_rawgeti(L, UP(BODY_REDUCERS), i);
       lua_pushvalue(L, A_STATE);
       lua_pushvalue(L, A_ACTION);
@@ -132,11 +159,12 @@ static lua_Integer run_entries(lua_State *L, lunar_txn *t) {
       lua_pushinteger(L, i);
       lua_rotate(L, -4, 2); /* settle, i, result, description */
       call_host(L, 3, 1);
-    } else if (!lua_rawequal(L, -1, S_TYPE)) {
-      lua_pop(L, 1);
+    } else if (!is_key(L, e, i, type, length)) {
       continue;
-    } else if (lua_rawgeti(L, UP(BODY_PATHS), i) == LUA_TTABLE) {             /* key, paths */
+    } else if (e->kind == ENTRY_FOREACH) {
       /* a forEach: the row, found at the root through the cache, or by the prelude */
+      lua_rawgeti(L, UP(BODY_KEYS), i);
+      lua_rawgeti(L, UP(BODY_PATHS), i);                                       /* key, paths */
       int key = lua_gettop(L) - 1;
       if (lua_isnil(L, A_ROOT) ||
           !find_row(L, t, UP(BODY_CONTEXT), A_ACTION, A_ROOT, key, UP(BODY_INDEXES), key + 1)) {
@@ -167,7 +195,6 @@ static lua_Integer run_entries(lua_State *L, lunar_txn *t) {
       lua_replace(L, key);
       lua_settop(L, key);
     } else {
-      lua_pop(L, 2);
       lua_pushvalue(L, UP(BODY_ROUTE));
       lua_pushinteger(L, i);
       lua_pushvalue(L, A_STATE);
@@ -279,6 +306,18 @@ int txn_body(lua_State *L) {
   lua_pushliteral(L, "type");
   lua_pushliteral(L, "action");
   lua_pushliteral(L, "id");
+  lua_Integer n = (lua_Integer)lua_rawlen(L, BODY_KEYS);
+  body_entries *entries = (body_entries *)lua_newuserdatauv(L, sizeof(body_entries) + (size_t)n * sizeof(body_entry), 0);
+  entries->count = n;
+  for (lua_Integer i = 1; i <= n; i++) {
+    body_entry *e = &entries->entry[i - 1];
+    int kind = lua_rawgeti(L, BODY_KEYS, i);
+    e->kind = kind == LUA_TBOOLEAN ? ENTRY_REDUCE : lua_rawgeti(L, BODY_PATHS, i) == LUA_TTABLE ? ENTRY_FOREACH : ENTRY_OTHER;
+    if (e->kind != ENTRY_REDUCE) lua_pop(L, 1);
+    e->key = kind == LUA_TSTRING ? lua_topointer(L, -1) : NULL;
+    e->length = kind == LUA_TSTRING ? lua_rawlen(L, -1) : 0;
+    lua_pop(L, 1);
+  }
   lua_pushcclosure(L, run_body, BODY_UPVALUES);
   return 1;
 }

@@ -76,6 +76,7 @@ public struct LuaWriter {
   }
 
   /// Writes a byte string.
+  @inline(__always)
   public mutating func write(_ value: LuaString) {
     appendOp(LUNAR_OP_STRING)
     value.bytes.withUnsafeBytes { appendCounted($0) }
@@ -91,6 +92,7 @@ public struct LuaWriter {
   public mutating func endArray() { appendOp(LUNAR_OP_END) }
 
   /// Starts a table with string keys; `sizeHint` preallocates.
+  @inline(__always)
   public mutating func beginTable(sizeHint: Int = 0) {
     appendOp(LUNAR_OP_TABLE)
     appendU32(UInt32(clamping: sizeHint))
@@ -103,12 +105,14 @@ public struct LuaWriter {
   }
 
   /// Writes the key of the next table entry, as bytes.
+  @inline(__always)
   public mutating func key(_ key: LuaString) {
     appendOp(LUNAR_OP_STRING)
     key.bytes.withUnsafeBytes { appendCounted($0) }
   }
 
   /// Ends the innermost table.
+  @inline(__always)
   public mutating func endTable() { appendOp(LUNAR_OP_END) }
 
   /// Writes the value held by a reference.
@@ -157,12 +161,15 @@ public struct LuaWriter {
     count += 1
   }
 
+  @inline(__always)
   private mutating func appendU32(_ value: UInt32) {
     reserve(4)
     base.storeBytes(of: value.littleEndian, toByteOffset: count, as: UInt32.self)
     count += 4
   }
 
+  // NB: inlined into the writes of strings and keys, the commonest values of actions.
+  @inline(__always)
   private mutating func appendCounted(_ raw: UnsafeRawBufferPointer) {
     // NB: 64 bits: a 32-bit length would wrap for a string of 4 GiB, and its tail would be read
     //     as opcodes.

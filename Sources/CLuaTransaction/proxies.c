@@ -151,14 +151,48 @@ void txn_clear(lua_State *L, int idx) {
   }
 }
 
+/* Past this many proxies, a call's tables are replaced rather than cleared. */
+#define FORGET_BY_LIST 64
+
 void txn_forget_proxies(lua_State *L, lunar_txn *t, int context) {
-  /* NB: cleared rather than replaced: a row action makes one proxy per call, and two new tables per
-     call cost more than the clearing. */
-  lua_getiuservalue(L, context, UV_PROXIES);
-  txn_clear(L, lua_gettop(L));
-  lua_getiuservalue(L, context, UV_PATHS);
-  txn_clear(L, lua_gettop(L));
-  lua_pop(L, 2);
+  if (t->proxies > FORGET_BY_LIST) {
+    /* NB: new tables give back what a call that read many tables took: a table keeps its size
+       once emptied, and the next calls would look up and clear in it. */
+    lua_newtable(L);
+    lua_setiuservalue(L, context, UV_PROXIES);
+    lua_newtable(L);
+    lua_setiuservalue(L, context, UV_PATHS);
+    lua_newtable(L);
+    lua_setiuservalue(L, context, UV_MADE);
+    t->proxies = 0;
+    return;
+  }
+  /* NB: what the call made is cleared from the list of it, never by walking the tables: `next`
+     visits every slot a table has, so each call would pay for the most an earlier call made. (A
+     row action makes one proxy; two new tables per call would cost more than clearing.) Writing
+     nil to existing keys never allocates. */
+  int base = lua_gettop(L);
+  lua_getiuservalue(L, context, UV_PROXIES); /* base + 1 */
+  lua_getiuservalue(L, context, UV_PATHS);   /* base + 2 */
+  lua_getiuservalue(L, context, UV_MADE);    /* base + 3 */
+  for (lua_Integer i = t->proxies; i >= 1; i--) {
+    lua_rawgeti(L, base + 3, i);             /* the proxy */
+    lua_pushvalue(L, -1);
+    if (lua_rawget(L, base + 1) == LUA_TNIL) { /* its real table */
+      lua_pop(L, 1);
+    } else {
+      lua_pushnil(L);
+      lua_rawset(L, base + 1);
+    }
+    lua_pushvalue(L, -1);
+    lua_pushnil(L);
+    lua_rawset(L, base + 1);
+    lua_pushnil(L);
+    lua_rawset(L, base + 2);
+    lua_pushnil(L);
+    lua_rawseti(L, base + 3, i);
+  }
+  lua_settop(L, base);
   t->proxies = 0;
 }
 
@@ -179,11 +213,18 @@ void txn_proxy_of(lua_State *L, lunar_txn *t, int context, int real, int path) {
   if (lua_topointer(L, proxy) == t->child) t->child = NULL;
   lua_getiuservalue(L, context, UV_NESTED);
   lua_setmetatable(L, proxy);
-  lua_pushvalue(L, real);
+  /* NB: listed before it is cached: a memory error later leaves nothing the list misses. */
+  lua_getiuservalue(L, context, UV_MADE);
   lua_pushvalue(L, proxy);
+  lua_rawseti(L, -2, t->proxies + 1);
+  lua_pop(L, 1);
+  t->proxies++;
+  /* NB: proxy -> real first: forgetting finds the real table through it */
+  lua_pushvalue(L, proxy);
+  lua_pushvalue(L, real);
   lua_rawset(L, cache);
-  lua_pushvalue(L, proxy);
   lua_pushvalue(L, real);
+  lua_pushvalue(L, proxy);
   lua_rawset(L, cache);
   lua_getiuservalue(L, context, UV_PATHS);
   lua_pushvalue(L, proxy);
@@ -191,7 +232,6 @@ void txn_proxy_of(lua_State *L, lunar_txn *t, int context, int real, int path) {
   lua_rawset(L, -3);
   lua_pop(L, 1);
   lua_remove(L, cache);
-  t->proxies++;
 }
 
 void txn_child_proxy(lua_State *L, lunar_txn *t, int context, int real, int path) {

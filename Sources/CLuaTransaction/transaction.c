@@ -396,6 +396,8 @@ static int library_worker(lua_State *L) {
   lua_setiuservalue(L, 2, UV_PROXIES);
   lua_newtable(L);
   lua_setiuservalue(L, 2, UV_PATHS);
+  lua_newtable(L);
+  lua_setiuservalue(L, 2, UV_MADE);
   txn_push_nested_metatable(L, 2);
   lua_setiuservalue(L, 2, UV_NESTED);
   lua_newtable(L);

@@ -58,7 +58,8 @@ enum {
   UV_IDKEY,        /* the string "id" */
   UV_CHILDPATHS,   /* a path -> { key -> the path of its child at key } (weak keys; see push_child) */
   UV_WEAKVALUES,   /* the metatable of UV_CHILDPATHS's inner tables (weak values) */
-  UV_COUNT = UV_WEAKVALUES
+  UV_MADE,         /* the running call's nested proxies, in the order made (what a call forgets) */
+  UV_COUNT = UV_MADE
 };
 
 /* A proxy is an empty table (so `next` and raw access find nothing in it). A root proxy's metatable

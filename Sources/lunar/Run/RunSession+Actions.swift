@@ -13,7 +13,7 @@ extension RunSession {
       return false
     }
     guard let type = action[LuaString("type")].stringValue else { return true }
-    let known = Self.knownTypes(of: feature)
+    let known = knownTypes()
     if !known.isEmpty, !known.contains(type) {
       let near = LuaFeature.nearest(to: type, in: known.sorted()).map { " (did you mean \"\($0)\"?)" } ?? ""
       output.warning(
@@ -21,6 +21,15 @@ extension RunSession {
           + "(declare the feature's actions to refuse unknown ones)")
     }
     return true
+  }
+
+  /// The action types the serving version's scripts compare against, read once per version: a
+  /// piped run of thousands of actions reads its scripts once, not once per action.
+  private func knownTypes() -> Set<String> {
+    if let cached = knownTypesCache, cached.feature === feature { return cached.types }
+    let types = Self.knownTypes(of: feature)
+    knownTypesCache = (feature, types)
+    return types
   }
 
   /// The action types the feature's scripts compare against, and its children's keys.

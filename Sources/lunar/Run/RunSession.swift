@@ -41,6 +41,8 @@ final class RunSession {
   var inspector: (any SessionInspector)?
   /// The devtools page's glue, kept for as long as the session (`--devtools`).
   var devtools: AnyObject?
+  /// The action types the scripts of a version compare against (see `accepts`), for that version.
+  var knownTypesCache: (feature: LuaFeature, types: Set<String>)?
   /// The state "resume from here" puts the store back in, taken by the next reduce.
   private var replacement: LuaState?
   /// Whether the action being reduced came from input.

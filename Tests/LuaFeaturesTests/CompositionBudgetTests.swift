@@ -107,6 +107,10 @@ struct CompositionBudgetTests {
               local ok = pcall(lunar.fx.run, 42)
               state.caught = not ok
               spin() -- spins after an fx error
+            elseif action.type == "handled" then
+              local ok = xpcall(lunar.fx.send, function(e) return e end, "not an action")
+              state.caught = not ok
+              spin() -- spins after xpcall
             end
           end),
         },
@@ -119,6 +123,9 @@ struct CompositionBudgetTests {
     await store.send(["type": "effect"])
     let fx = try #require(harness.takeErrors().first)
     #expect(fx.luaKind == .instructionLimit)
+    await store.send(["type": "handled"])
+    let handled = try #require(harness.takeErrors().first)
+    #expect(handled.luaKind == .instructionLimit)
   }
 
   @Test func aBodyReducerThatReturnsATableWithTrapsIsRefusedWithoutRunningThem() async throws {

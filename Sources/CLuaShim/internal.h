@@ -96,8 +96,8 @@ static inline int lunar_spent(lunar_host *h) { return h->depth > 0 && h->exhaust
 /* The count hook that enforces the instruction budget (state.c). */
 void lunar_count_hook(lua_State *L, lua_Debug *ar);
 
-/* The count hook on L if the budget is on and the hook is not there (it is taken off while the
-   prelude's composition code runs, see journal.c; an error can leave it off). Cannot raise. */
+/* The count hook on L if the budget is on and the hook is not there (lunar_budget_pause takes it
+   off while trusted code runs; an error raised there can leave it off). Cannot raise. */
 static inline void lunar_ensure_hook_of(lunar_host *h, lua_State *L) {
   if (lunar_budget_on(h) && lua_gethook(L) != lunar_count_hook)
     lua_sethook(L, lunar_count_hook, LUA_MASKCOUNT, h->exhausted ? 1 : h->hook_interval);
@@ -133,8 +133,6 @@ static inline void lunar_close_entry(lua_State *L, int handler) {
   }
 }
 void lunar_ensure_hook(lua_State *L);
-/* Takes the count hook off L (only while trusted prelude code runs). Cannot raise. */
-void lunar_hook_off(lua_State *L);
 
 
 /* Decodes one value of a program (raises on malformed programs or memory errors). */

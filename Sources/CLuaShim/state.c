@@ -152,10 +152,6 @@ int lunar_pushhostfunction(lua_State *L, void *context) {
 
 void lunar_ensure_hook(lua_State *L) { lunar_ensure_hook_of(lunar_host_of(L), L); }
 
-void lunar_hook_off(lua_State *L) {
-  if (lunar_budget_on(lunar_host_of(L))) lua_sethook(L, NULL, 0, 0);
-}
-
 void lunar_install_hook(lua_State *co) {
   lunar_host *h = lunar_host_of(co);
   if (lunar_budget_on(h))

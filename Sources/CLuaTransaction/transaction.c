@@ -61,9 +61,9 @@ static int run(lua_State *L, lunar_txn *t, int context, int fn, int state, int a
   lua_insert(L, -2);
   /* NB: `finish` is the prelude's, trusted and always terminating (it reads only tables the
      prelude made): it runs outside the budget, which counts the author's code. */
-  lunar_budget_pause(L);
+  int timed = lunar_budget_pause(L);
   lua_call(L, 1, LUA_MULTRET);
-  lunar_budget_resume(L);
+  if (timed) lunar_budget_resume(L);
   return lua_gettop(L) - base;
 }
 

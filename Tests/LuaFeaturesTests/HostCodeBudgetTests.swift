@@ -51,29 +51,16 @@ struct HostCodeBudgetTests {
     #expect(harness.takeErrors().isEmpty)
   }
 
-  @Test func cancellableCalledOnSomethingElseThanAnEffectSaysSo() async throws {
+  @Test(arguments: [
+    ("cancellable", #"cancellable is a method of effects, as in fx.run(load):cancellable("load"), got a table"#),
+    ("merge", "fx.merge expects effects (from lunar.fx), argument 1 is a table"),
+    ("send", "fx.send expects an action with a string `type` field, got type = nil"),
+  ])
+  func anFxFunctionGivenATrapRefusesItWithoutAskingIt(action: String, message: String) async throws {
     let store = TestStore(initialState: feature.initialState) { feature.reducer() }
-    await store.send(["type": "cancellable"])
+    await store.send(["type": .text(action)])
     let error = try #require(harness.takeErrors().first)
     #expect(error.luaKind != .instructionLimit)
-    #expect(
-      error.message
-        == "\(at("-- cancellable")): cancellable is a method of effects, as in fx.run(load):cancellable(\"load\"), got a table")
-  }
-
-  @Test func fxMergeOfATrapIsRefusedWithoutAskingIt() async throws {
-    let store = TestStore(initialState: feature.initialState) { feature.reducer() }
-    await store.send(["type": "merge"])
-    let error = try #require(harness.takeErrors().first)
-    #expect(error.luaKind != .instructionLimit)
-    #expect(error.message == "\(at("-- merge")): fx.merge expects effects (from lunar.fx), argument 1 is a table")
-  }
-
-  @Test func fxSendOfATrapIsRefusedWithoutAskingIt() async throws {
-    let store = TestStore(initialState: feature.initialState) { feature.reducer() }
-    await store.send(["type": "send"])
-    let error = try #require(harness.takeErrors().first)
-    #expect(error.luaKind != .instructionLimit)
-    #expect(error.message == "\(at("-- send")): fx.send expects an action with a string `type` field, got type = nil")
+    #expect(error.message == "\(at("-- \(action)")): \(message)")
   }
 }

@@ -9,14 +9,18 @@ typedef struct call_c_job {
   lua_CFunction f;
   void *context;
   lunar_reader value;
+  lunar_host *host;
 } call_c_job;
 
 static int call_c_worker(lua_State *L) {
   call_c_job *job = (call_c_job *)lua_touserdata(L, 1);
+  int decoding = job->value.p != NULL && job->value.p < job->value.end;
+  /* NB: the cache's strings below the call: what it returns is what is above them. */
+  if (decoding) lunar_decode_begin(L, &job->value, job->host);
   int base = lua_gettop(L);
   lua_pushcfunction(L, job->f);
   lua_pushlightuserdata(L, job->context);
-  if (job->value.p != NULL && job->value.p < job->value.end) lunar_decode_value(L, &job->value, 0);
+  if (decoding) lunar_decode_value(L, &job->value, 0);
   else lua_pushnil(L);
   lua_call(L, 2, LUA_MULTRET);
   return lua_gettop(L) - base;
@@ -28,7 +32,7 @@ int lunar_call_c(lunar_host *h, lua_State *L, lua_CFunction f, void *context, co
   *count = 0;
   int handler = lunar_open_entry(h, L, 5);
   if (handler == 0) return LUA_ERRMEM;
-  call_c_job job = {f, context, {program, program == NULL ? NULL : program + length}};
+  call_c_job job = {f, context, {program, program == NULL ? NULL : program + length, NULL, 0}, h};
   /* NB: a light C function and a light userdata never allocate: nothing here needs protection. */
   lua_pushcfunction(L, call_c_worker);
   lua_pushlightuserdata(L, &job);

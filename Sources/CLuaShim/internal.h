@@ -139,7 +139,12 @@ void lunar_ensure_hook(lua_State *L);
 typedef struct lunar_reader {
   const unsigned char *p;
   const unsigned char *end;
+  lunar_host *host;  /* with `strings`: the host whose string cache serves this program */
+  int strings;       /* the stack slot of the cache's strings (lunar_decode_begin), or 0: no cache */
 } lunar_reader;
+/* Makes the reader use the host's cache of short strings: pushes the strings it keeps, which stay
+   under what is decoded (a worker returns only the values above them). */
+void lunar_decode_begin(lua_State *L, lunar_reader *r, lunar_host *h);
 void lunar_decode_value(lua_State *L, lunar_reader *r, int depth);
 
 int lunar_trampoline(lua_State *L);

@@ -30,6 +30,53 @@ static size_t read_length(lua_State *L, lunar_reader *r) {
   return (size_t)v;
 }
 
+/*
+ * The short strings programs bring again and again (table keys, action types) are looked up in a
+ * small cache before Lua's own table of strings: pushing a string through the C API hashes all of
+ * it and finds it among all the strings of the state, where a slot of the cache is found from a
+ * few bytes and checked with one comparison. The cache holds the strings in a registry table (one
+ * per slot, so that their text stays where it is) and their text and length in the host.
+ */
+
+/* Longer strings are rarely a key, and cost more to hash than they save. */
+#define CACHED_LENGTH 24
+
+void lunar_decode_begin(lua_State *L, lunar_reader *r, lunar_host *h) {
+  /* NB: a state that lunar_openlibs did not open has no cache: its slot holds nil instead. */
+  if (h->strings == 0) lua_pushnil(L);
+  else lua_rawgeti(L, LUA_REGISTRYINDEX, h->strings);
+  r->host = h;
+  r->strings = h->strings == 0 ? 0 : lua_gettop(L);
+}
+
+/* NB: from the length and three bytes, not all of them: a slot shared by two strings costs only
+   a miss, where hashing every byte would cost what the cache saves. */
+static unsigned string_slot(const unsigned char *p, size_t n) {
+  if (n == 0) return 0;
+  uint32_t hash = (uint32_t)n * 0x9E3779B1u ^ (uint32_t)p[0] * 0x85EBCA77u ^ (uint32_t)p[n - 1] * 0xC2B2AE3Du ^
+                  (uint32_t)p[n >> 1] * 0x27D4EB2Fu;
+  return (hash >> 16) & (LUNAR_STRING_SLOTS - 1);
+}
+
+static void push_string(lua_State *L, lunar_reader *r, const unsigned char *p, size_t n) {
+  if (r->strings == 0 || n > CACHED_LENGTH) {
+    lua_pushlstring(L, (const char *)p, n);
+    return;
+  }
+  lunar_host *h = r->host;
+  unsigned slot = string_slot(p, n);
+  if (h->string_length[slot] == n && h->string_text[slot] != NULL && memcmp(h->string_text[slot], p, n) == 0) {
+    lua_rawgeti(L, r->strings, (lua_Integer)slot + 1);
+    return;
+  }
+  lua_pushlstring(L, (const char *)p, n);
+  lua_pushvalue(L, -1);
+  lua_rawseti(L, r->strings, (lua_Integer)slot + 1);
+  /* NB: only once the new string holds the slot: the one it replaced may now be collected. */
+  h->string_text[slot] = lua_tostring(L, -1);
+  h->string_length[slot] = n;
+}
+
 static int at_end(lua_State *L, lunar_reader *r) {
   need(L, r, 1);
   if (*r->p == LUNAR_OP_END) {
@@ -65,7 +112,7 @@ void lunar_decode_value(lua_State *L, lunar_reader *r, int depth) {
     }
     case LUNAR_OP_STRING: {
       size_t n = read_length(L, r);
-      lua_pushlstring(L, (const char *)r->p, n);
+      push_string(L, r, r->p, n);
       r->p += n;
       break;
     }
@@ -107,7 +154,7 @@ void lunar_decode_value(lua_State *L, lunar_reader *r, int depth) {
       while (!at_end(L, r)) {
         if (*r->p++ != LUNAR_OP_STRING) truncated(L); /* keys are strings */
         size_t n = read_length(L, r);
-        lua_pushlstring(L, (const char *)r->p, n);
+        push_string(L, r, r->p, n);
         r->p += n;
         lunar_decode_value(L, r, depth + 1);
         if (lua_isnil(L, -1)) lua_pop(L, 2); /* nil values do not exist in Lua tables */
@@ -132,14 +179,15 @@ static void decode_all(lua_State *L, lunar_reader *r) {
 static int push_worker(lua_State *L) {
   lunar_reader *r = (lunar_reader *)lua_touserdata(L, 1);
   lua_pop(L, 1);
+  lunar_decode_begin(L, r, lunar_host_of(L));
   decode_all(L, r);
-  return lua_gettop(L);
+  return lua_gettop(L) - 1; /* the values, above the cache's strings */
 }
 
 int lunar_push(lua_State *L, const unsigned char *program, size_t length, int *count) {
   int top = lua_gettop(L);
   if (!lua_checkstack(L, 3)) return LUA_ERRMEM;
-  lunar_reader r = {program, program + length};
+  lunar_reader r = {program, program + length, NULL, 0};
   lua_pushcfunction(L, push_worker);
   lua_pushlightuserdata(L, &r);
   int status = lua_pcall(L, 1, LUA_MULTRET, 0);
@@ -157,11 +205,12 @@ typedef struct call_job {
 static int call_worker(lua_State *L) {
   call_job *job = (call_job *)lua_touserdata(L, 1);
   lua_pop(L, 1);
+  lunar_decode_begin(L, &job->reader, lunar_host_of(L));
   decode_all(L, &job->reader);
-  int nargs = lua_gettop(L) - 1;
+  int nargs = lua_gettop(L) - 2; /* the function and its arguments, above the cache's strings */
   if (nargs < 0) return luaL_error(L, "lunar: nothing to call");
   lua_call(L, nargs, job->nresults);
-  return lua_gettop(L);
+  return lua_gettop(L) - 1;
 }
 
 /* Pushes the program's values directly if none of them can allocate (references and scalars
@@ -218,7 +267,7 @@ int lunar_call(lunar_host *h, lua_State *L, const unsigned char *program, size_t
   if (handler == 0) return LUA_ERRMEM;
   int base = handler == 1 ? top : top + 1;
   int pushed = 0;
-  lunar_reader r = {program, program + length};
+  lunar_reader r = {program, program + length, NULL, 0};
   /* NB: pushing scalars and registry values never allocates, so they need no protection. A
      program of n values is at least n bytes long, so `length` slots are always enough. */
   if (length <= 64 && length > 0 && lua_checkstack(L, (int)length) && push_simple(L, &r, &pushed)) {
@@ -228,7 +277,7 @@ int lunar_call(lunar_host *h, lua_State *L, const unsigned char *program, size_t
     if (!lua_checkstack(L, 3)) {
       status = LUA_ERRMEM;
     } else {
-      call_job job = {{program, program + length}, nresults};
+      call_job job = {{program, program + length, NULL, 0}, nresults};
       lua_pushcfunction(L, call_worker);
       lua_pushlightuserdata(L, &job);
       status = lunar_budgeted_pcall(h, L, 1, LUA_MULTRET, handler);
@@ -254,7 +303,7 @@ static int rawset_worker(lua_State *L) {
 
 int lunar_rawset(lua_State *L, const unsigned char *program, size_t length) {
   if (!lua_checkstack(L, 3)) return LUA_ERRMEM;
-  lunar_reader r = {program, program + length};
+  lunar_reader r = {program, program + length, NULL, 0};
   lua_pushcfunction(L, rawset_worker);
   lua_pushlightuserdata(L, &r);
   return lua_pcall(L, 1, 0, 0);
@@ -271,7 +320,7 @@ static int rawget_worker(lua_State *L) {
 
 int lunar_rawget(lua_State *L, const unsigned char *program, size_t length) {
   if (!lua_checkstack(L, 3)) return LUA_ERRMEM;
-  lunar_reader r = {program, program + length};
+  lunar_reader r = {program, program + length, NULL, 0};
   lua_pushcfunction(L, rawget_worker);
   lua_pushlightuserdata(L, &r);
   return lua_pcall(L, 1, 1, 0);

@@ -47,6 +47,14 @@ static int openlibs_worker(lua_State *L) {
   lua_pushliteral(L, "lunar.array");
   lua_setfield(L, -2, "__name");
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lunar_key_array_marker);
+  /* The strings the decoder's cache holds (program.c), one per slot: made whole now, so that
+     replacing one never allocates; at a registry index, the quickest slot to read. */
+  lua_createtable(L, LUNAR_STRING_SLOTS, 0);
+  for (int i = 1; i <= LUNAR_STRING_SLOTS; i++) {
+    lua_pushboolean(L, 0);
+    lua_rawseti(L, -2, i);
+  }
+  lunar_host_of(L)->strings = luaL_ref(L, LUA_REGISTRYINDEX);
   /* Host functions are closures over a userdata whose __gc releases the Swift side. */
   lua_createtable(L, 0, 2);
   lua_pushcfunction(L, hostfn_gc);

@@ -36,6 +36,29 @@ import Testing
     for i in 1...1000 { #expect(map[LuaString("key\(i)")] == .integer(Int64(i))) }
   }
 
+  @Test func shortStringsPushedAgainAndAgainStayTheStringsScriptsCompare() throws {
+    // NB: short strings come from a small cache of slots, which these keys share and replace in
+    //     turn: every push must still be the very string, including the empty one, one with a zero
+    //     byte, and strings either side of the cached length.
+    let check = try vm.load("""
+      local t, n = ...
+      for i = 1, n do
+        if t["k" .. i] ~= i then error("k" .. i .. " is " .. tostring(t["k" .. i])) end
+      end
+      return t[""], t["a\\0b"], t[string.rep("x", 24)], t[string.rep("x", 25)], t.type
+      """, chunkName: "check.lua")
+    var table: [LuaString: LuaValue] = [:]
+    for i in 1...1000 { table[LuaString("k\(i)")] = .integer(Int64(i)) }
+    table[LuaString("")] = "empty"
+    table[LuaString(bytes: [0x61, 0, 0x62])] = "zero"
+    table[LuaString(String(repeating: "x", count: 24))] = "24"
+    table[LuaString(String(repeating: "x", count: 25))] = "25"
+    table["type"] = "todos"
+    for _ in 1...3 {
+      #expect(try vm.call(check, LuaValue.table(table), 1000) == ["empty", "zero", "24", "25", "todos"])
+    }
+  }
+
   @Test func integersAndFloatsStayDistinct() throws {
     #expect(try run("return 3, 3.0") == [.integer(3), .number(3.0)])
     #expect(LuaValue.integer(3) != LuaValue.number(3.0))

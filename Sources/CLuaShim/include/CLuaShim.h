@@ -52,6 +52,9 @@ typedef int (*lunar_host_call)(lua_State *L, void *context, int *nresults);
 typedef void (*lunar_host_release)(void *context);
 
 /* Per-VM state shared by the allocator, the count hook and the message handler. */
+/* The slots of the decoder's cache of short strings (program.c). */
+#define LUNAR_STRING_SLOTS 128
+
 typedef struct lunar_host {
   /* allocator */
   size_t bytes_in_use;
@@ -98,6 +101,11 @@ typedef struct lunar_host {
   void *pool_chunks;           /* the chunks blocks are cut from, freed by lunar_pool_release */
   char *pool_cursor;           /* the uncut rest of the newest chunk */
   size_t pool_left;
+  /* the decoder's short strings (program.c): the registry index of the table that keeps them
+     alive (0 before lunar_openlibs), the text of each slot's string and its length */
+  int strings;
+  const char *string_text[LUNAR_STRING_SLOTS];
+  size_t string_length[LUNAR_STRING_SLOTS];
 } lunar_host;
 
 /* ---- state ---- */

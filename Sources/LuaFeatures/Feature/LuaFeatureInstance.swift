@@ -101,31 +101,32 @@ final class LuaFeatureInstance {
       let boundID = try self.boundID ?? boundReduce().reference.registryID
       // NB: the action's transaction is open until `commit()`; any exit before (a throw below)
       //     drops `call`, which rolls the action back.
-      let call = try host.prelude.transaction.reduce(boundID, on: stateID, with: action, readingTables: !asView)
-      if let message = call.report.malformed {
+      var report = ReducerCall.Report()
+      let call = try host.prelude.transaction.reduce(
+        boundID, on: stateID, with: action, readingTables: !asView, into: &report)
+      if let message = report.malformed {
         let origin = feature.origin.split(separator: ":")
         throw LuaFeatureError(
           kind: .malformedEffect, feature: feature.name, message: "\(feature.origin): \(message)",
           file: origin.first.map(String.init), line: origin.last.flatMap { Int($0) }, action: action
         )
       }
-      let effect = call.report.effect.isNil ? Effect<LuaValue>.none : try translate(call.report.effect, action: action)
+      let effect = report.effect.isNil ? Effect<LuaValue>.none : try translate(report.effect, action: action)
       if asView {
         // NB: no copy to patch: the state reads the table when asked.
-        let changes = (call.report.changes, call.report.unread)
         call.commit()
         committed(&state)
         leaveView(&state)
-        lastViewChanges = (changes.0, changes.1, version)
+        lastViewChanges = (report.changes, report.unread, version)
         return effect
       }
-      if !hasShared, !call.report.structural, !call.report.rereadAll, state.storage.setFields(call.report.changes) {
+      if !hasShared, !report.structural, !report.rereadAll, state.storage.setFields(report.changes) {
         // NB: fields set in place, the commonest action, without planning first; its changes are
         //     what it applied.
-        lastViewChanges = (call.report.changes, [], version)
-      } else if !call.report.changes.isEmpty || call.report.rereadAll {
+        lastViewChanges = (report.changes, [], version)
+      } else if !report.changes.isEmpty || report.rereadAll {
         // NB: set by `residentID(for:)` above.
-        let patches = try plan(call.report, state: state, resident: resident!)
+        let patches = try plan(report, state: state, resident: resident!)
         if hasShared, let touched = sharedFieldsTouched(by: patches.lazy.map(\.0)) {
           // NB: shared fields are saved before the state takes the change: a value that cannot be
           //     saved fails the action, and the snapshot must then be as it was.

@@ -8,8 +8,9 @@ import LuaBridge
 /// defines the journal's layout and the change report read here.
 ///
 /// ```swift
-/// let call = try transaction.reduce(boundID, on: stateID, with: action)   // open
-/// … patch the snapshot from call.changes; a throw here rolls the action back …
+/// var report = ReducerCall.Report()
+/// let call = try transaction.reduce(boundID, on: stateID, with: action, into: &report)   // open
+/// … patch the snapshot from report.changes; a throw here rolls the action back …
 /// call.commit()
 /// ```
 ///
@@ -20,9 +21,12 @@ final class StateTransaction {
   let library: LuaTable
   private let context: OpaquePointer
   /// Interned keys and paths by id, for the report's `epoch`.
-  private var epoch: Int64 = -1
-  private var keys: [LuaString?] = []
-  private var paths: [[LuaValue]?] = []
+  // NB: unchecked: read on every action from inside the VM's call, where Swift cannot see that
+  //     nothing else touches them and checked each access at run time (300 instructions an
+  //     action). Only `read` uses them, on the main actor, never reentrantly.
+  @exclusivity(unchecked) private var epoch: Int64 = -1
+  @exclusivity(unchecked) private var keys: [LuaString?] = []
+  @exclusivity(unchecked) private var paths: [[LuaValue]?] = []
 
   init(vm: LuaVM) throws(LuaError) {
     self.vm = vm
@@ -32,21 +36,24 @@ final class StateTransaction {
   }
 
   /// Runs one action through the bound reducer `bound` on the state table `state` (registry ids
-  /// of this VM, which the caller keeps alive), and returns its open transaction. Without
-  /// `readingTables`, a change that put a table is reported without its value (see
-  /// ``ReducerCall/Report/unread``): a state that is a view needs none.
+  /// of this VM, which the caller keeps alive), fills `report` with what it did, and returns its
+  /// open transaction. Without `readingTables`, a change that put a table is reported without its
+  /// value (see ``ReducerCall/Report/unread``): a state that is a view needs none.
   ///
   /// - Throws: The reducer's error; its writes are already rolled back.
+  // NB: the report is the caller's variable, filled in place: returned (through the VM's generic
+  //     call, or inside the call), it was copied and destroyed whole several times an action.
   func reduce(
-    _ bound: Int32, on state: Int32, with action: LuaValue, readingTables: Bool = true
+    _ bound: Int32, on state: Int32, with action: LuaValue, readingTables: Bool = true,
+    into report: inout ReducerCall.Report
   ) throws(LuaError) -> ReducerCall {
     var outcome = lunar_txn_outcome()
     let context = self.context
     do {
-      let read = try vm.callExtension(passing: action, { host, L, program, length, count in
+      try vm.callExtension(passing: action, { host, L, program, length, count in
         lunar_txn_reduce(host, L, context, bound, state, program, length, &outcome, &count)
-      }, reading: { results throws(LuaError) in try self.read(outcome, results, readingTables: readingTables) })
-      return ReducerCall(transaction: self, report: read)
+      }, reading: { results throws(LuaError) in try self.read(outcome, results, readingTables: readingTables, into: &report) })
+      return ReducerCall(transaction: self)
     } catch {
       rollback()
       throw error
@@ -78,9 +85,8 @@ final class StateTransaction {
   }
 
   private func read(
-    _ outcome: lunar_txn_outcome, _ results: LuaResults, readingTables: Bool
-  ) throws(LuaError) -> ReducerCall.Report {
-    var report = ReducerCall.Report()
+    _ outcome: lunar_txn_outcome, _ results: LuaResults, readingTables: Bool, into report: inout ReducerCall.Report
+  ) throws(LuaError) {
     let effects = Int(outcome.effects)
     if effects >= 2, results.isNil(1), let message = results.string(2) {
       report.malformed = message.string ?? "malformed effect"
@@ -88,7 +94,7 @@ final class StateTransaction {
       report.effect = try results.value(1)
     }
     let count = Int(outcome.changes)
-    guard count > 0 else { return report }
+    guard count > 0 else { return }
     if outcome.epoch != epoch {
       epoch = outcome.epoch
       keys.removeAll(keepingCapacity: true)
@@ -109,7 +115,7 @@ final class StateTransaction {
       } else {
         // NB: a path interned by a call whose report never reached here (it failed after): re-read.
         report.rereadAll = true
-        return report
+        return
       }
       let key: LuaValue
       switch change.key_type {
@@ -117,7 +123,7 @@ final class StateTransaction {
       case LUA_TNUMBER: key = .integer(change.key_integer)
       default:
         report.rereadAll = true
-        return report
+        return
       }
       let value: LuaValue
       switch change.value_type {
@@ -136,7 +142,6 @@ final class StateTransaction {
       }
       report.changes.append(StateChange(path: path, key: key, value: value))
     }
-    return report
   }
 
   private func internedKey(_ change: lunar_txn_change) -> LuaString {
@@ -157,10 +162,10 @@ final class StateTransaction {
   }
 }
 
-/// An action's open transaction: its effect and its changes, read; its writes journaled until
-/// ``commit()``. Dropping it without committing rolls the writes back, so every early exit — a
-/// `throw` while patching the snapshot, a shared value that cannot be saved — undoes the action by
-/// construction, not by a rule each caller must remember.
+/// An action's open transaction: its writes journaled until ``commit()`` (what it did is in the
+/// ``Report`` its call filled). Dropping it without committing rolls the writes back, so every
+/// early exit — a `throw` while patching the snapshot, a shared value that cannot be saved —
+/// undoes the action by construction, not by a rule each caller must remember.
 struct ReducerCall: ~Copyable {
   /// What a call did, as read off the stack.
   struct Report {
@@ -179,13 +184,11 @@ struct ReducerCall: ~Copyable {
     var unread: [Int] = []
   }
 
-  let report: Report
   private let transaction: StateTransaction
   private var open = true
 
-  init(transaction: StateTransaction, report: Report) {
+  init(transaction: StateTransaction) {
     self.transaction = transaction
-    self.report = report
   }
 
   /// Keeps the action's writes.

@@ -217,6 +217,19 @@ import Testing
     ], "\(output)")
   }
 
+  @Test func anEffectBuiltByAFailedActionIsNeitherRunNorReportedLater() async throws {
+    let output = try await Lunar.run(
+      ["run", Lunar.hostile("author_mistakes.lua"), "--keep-going"],
+      input: "dropEffectAndFail\nreturnEffect\ndropEffect\nincrement\n"
+    )
+
+    let errors = output.events.named("error").compactMap { $0.string("message") }
+    #expect(errors == ["author_mistakes.lua:28: failed after building an effect"], "\(output)")
+    let warnings = output.events.named("warning").compactMap { $0.string("message") }
+    #expect(warnings.count == 1 && warnings.allSatisfy { $0.hasPrefix("author_mistakes.lua:25: ") }, "\(output)")
+    #expect(output.events.named("state").map { $0.state?["count"] as? Int }.last == 1, "\(output)")
+  }
+
   @Test(arguments: runtime)
   func runReportsTheErrorAndKeepsServing(_ failure: RuntimeFailure) async throws {
     let output = try await Lunar.run(

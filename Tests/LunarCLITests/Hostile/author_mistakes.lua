@@ -23,6 +23,11 @@ return lunar.feature {
       end)
     elseif action.type == "dropEffect" then
       fx.run(function(send) send { type = "increment" } end)
+    elseif action.type == "dropEffectAndFail" then
+      fx.run(function(send) send { type = "increment" } end)
+      error("failed after building an effect")
+    elseif action.type == "returnEffect" then
+      return fx.run(function() end)
     end
   end,
 }

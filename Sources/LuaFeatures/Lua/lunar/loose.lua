@@ -9,11 +9,13 @@ local base, host, whereCalled, warn = ...
 local hooks, descriptionOf = base.hooks, base.descriptionOf
 local active, count = host.internals.active, host.internals.loose
 
-local setmetatable = setmetatable
+local setmetatable, next = setmetatable, next
 
 -- handle -> where it was built, for the effects of the call in progress not yet consumed. Emptied
--- lazily: the first effect of a call finds the count at zero (each call starts it there).
-local loose = setmetatable({}, { __mode = "k" })
+-- lazily: the first effect of a call finds the count at zero (each call starts it there), and a
+-- new table only when a failed call left some behind.
+local weakKeys = { __mode = "k" }
+local loose = setmetatable({}, weakKeys)
 
 local function consume(handle)
   if loose[handle] ~= nil then
@@ -26,7 +28,7 @@ end
 --- and the effects it combines are not anymore.
 function hooks.built(handle, description)
   if not active() then return end
-  if count() == 0 then loose = setmetatable({}, { __mode = "k" }) end
+  if count() == 0 and next(loose) ~= nil then loose = setmetatable({}, weakKeys) end
   local inner = description.effect
   if inner ~= nil then consume(inner) end
   local members = description.effects
@@ -50,6 +52,8 @@ local WHAT = {
 --- At the end of a call with loose effects: warns of each one the call did not return.
 function host.reportLoose(result)
   if result ~= nil then consume(result) end
+  -- NB: the commonest case: the effect returned was the only one built.
+  if count() == 0 then return end
   local found = {}
   for handle, where in pairs(loose) do
     local what = WHAT[descriptionOf(handle).kind] or "an effect"
@@ -60,6 +64,6 @@ function host.reportLoose(result)
     warn(entry.where .. ": an effect (" .. entry.what .. ") was built but not returned, so it never runs: " ..
       "`return` it from the reducer, or combine several with fx.merge(…)")
   end
-  loose = setmetatable({}, { __mode = "k" })
+  loose = setmetatable({}, weakKeys)
   count(-count())
 end

@@ -51,10 +51,10 @@ enum {
 typedef int (*lunar_host_call)(lua_State *L, void *context, int *nresults);
 typedef void (*lunar_host_release)(void *context);
 
-/* Per-VM state shared by the allocator, the count hook and the message handler. */
 /* The slots of the decoder's cache of short strings (program.c). */
 #define LUNAR_STRING_SLOTS 128
 
+/* Per-VM state shared by the allocator, the count hook and the message handler. */
 typedef struct lunar_host {
   /* allocator */
   size_t bytes_in_use;

@@ -22,7 +22,7 @@ final class StateTransaction {
   private let context: OpaquePointer
   /// Interned keys and paths by id, for the report's `epoch`.
   // NB: unchecked: read on every action from inside the VM's call, where Swift cannot see that
-  //     nothing else touches them and checked each access at run time (300 instructions an
+  //     nothing else touches them and checked each access at run time (160 instructions an
   //     action). Only `read` uses them, on the main actor, never reentrantly.
   @exclusivity(unchecked) private var epoch: Int64 = -1
   @exclusivity(unchecked) private var keys: [LuaString?] = []

@@ -1,4 +1,6 @@
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include "transaction.h"
 
 /*
@@ -14,21 +16,32 @@
 /* Ids handed out per epoch: past this, a new epoch starts (the host empties its caches). */
 #define INTERNED_LIMIT 4096
 
-/* The id of the key or path at `value` (interned now if new; `*fresh` says so). */
+/* The id of the key or path at `value` (interned now if new; `*fresh` says so). NB: most reports
+   name the keys and paths of the last ones; an object's address finds its id without a lookup in
+   the interned table. An address stands for one object through the epoch: the interned table
+   holds every object it names until the epoch ends, and then the cache is emptied. (A long string
+   equal to an interned one but another object misses, and is looked up.) */
 static int intern(lua_State *L, lunar_txn *t, int interned, int value, int *fresh) {
+  const void *object = lua_topointer(L, value);
+  uintptr_t address = (uintptr_t)object;
+  size_t slot = (size_t)((address >> 4) ^ (address >> 11)) & (LUNAR_TXN_INTERN_SLOTS - 1);
+  *fresh = 0;
+  if (object != NULL && t->intern_object[slot] == object) return t->intern_id[slot];
   lua_pushvalue(L, value);
+  int id;
   if (lua_rawget(L, interned) == LUA_TNUMBER) {
-    int id = (int)lua_tointeger(L, -1);
+    id = (int)lua_tointeger(L, -1);
     lua_pop(L, 1);
-    *fresh = 0;
-    return id;
+  } else {
+    lua_pop(L, 1);
+    id = ++t->interned;
+    lua_pushvalue(L, value);
+    lua_pushinteger(L, id);
+    lua_rawset(L, interned);
+    *fresh = 1;
   }
-  lua_pop(L, 1);
-  int id = ++t->interned;
-  lua_pushvalue(L, value);
-  lua_pushinteger(L, id);
-  lua_rawset(L, interned);
-  *fresh = 1;
+  t->intern_object[slot] = object;
+  t->intern_id[slot] = id;
   return id;
 }
 
@@ -71,6 +84,7 @@ void txn_report(lua_State *L, lunar_txn *t, int context, lunar_txn_outcome *out)
     lua_setiuservalue(L, context, UV_INTERNED);
     t->interned = 0;
     t->epoch++;
+    memset(t->intern_object, 0, sizeof t->intern_object);
   }
   out->epoch = t->epoch;
   /* NB: the values the host reads off the stack are pushed as they come, above these three. */

@@ -146,26 +146,28 @@ void lunar_txn_commit(lua_State *L, lunar_txn *t) {
   int top = lua_gettop(L);
   /* NB: rawgeti on the registry and raw writes of nil to existing slots never allocate. */
   lua_rawgeti(L, LUA_REGISTRYINDEX, t->self);
-  lua_getiuservalue(L, top + 1, UV_JOURNAL);
   /* NB: stale entries are overwritten by the next writes; only a long journal is cleared, so that
      it does not keep large old values alive. */
-  if (t->count > 64)
+  if (t->count > 64) {
+    lua_getiuservalue(L, top + 1, UV_JOURNAL);
     for (lua_Integer i = 1; i <= t->count; i++) {
       lua_pushnil(L);
       lua_rawseti(L, top + 2, i);
     }
+    lua_pop(L, 1);
+  }
   t->count = 0;
   /* NB: writes no composition checked (a plain feature's, `migrate`'s) may have changed what the
      prelude derived from the state. */
   if (!t->routing) {
     lua_getiuservalue(L, top + 1, UV_DERIVED);
-    txn_clear(L, top + 3);
+    txn_clear(L, top + 2);
     lua_pop(L, 1);
   }
   lua_getiuservalue(L, top + 1, UV_PENDING);
-  for (lua_Integer i = (lua_Integer)lua_rawlen(L, top + 3); i >= 1; i--) {
+  for (lua_Integer i = (lua_Integer)lua_rawlen(L, top + 2); i >= 1; i--) {
     lua_pushnil(L);
-    lua_rawseti(L, top + 3, i);
+    lua_rawseti(L, top + 2, i);
   }
   lua_settop(L, top);
 }

@@ -11,6 +11,9 @@
 
 #define TXN_NAME "lunar.transaction"
 
+/* Slots of the report's cache of interned ids (a power of two). */
+#define LUNAR_TXN_INTERN_SLOTS 64
+
 struct lunar_txn {
   int active;              /* a reducer call runs: proxies answer */
   int open;                /* a call's writes are neither committed nor rolled back */
@@ -32,6 +35,9 @@ struct lunar_txn {
   /* interned keys and paths, for the host's caches (see lunar_txn_change) */
   lua_Integer epoch;
   int interned;
+  /* the ids of keys and paths interned this epoch, by the object's address (see report.c) */
+  const void *intern_object[LUNAR_TXN_INTERN_SLOTS];
+  int intern_id[LUNAR_TXN_INTERN_SLOTS];
   const void *id_key;      /* the interned string "id" (kept alive by UV_IDKEY) */
   /* the last call's report */
   lunar_txn_change *changes;

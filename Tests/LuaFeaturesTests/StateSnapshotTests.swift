@@ -87,6 +87,48 @@ struct StateSnapshotTests {
     #expect(failures > 40)
   }
 
+  @Test func writesUnderThousandsOfNewKeysArePatchedRightPastEveryRenaming() throws {
+    // NB: every action writes under two keys never written before (one at the root, one in a
+    //     table) and a field of one of 100 rows: the host's ids for keys and paths are handed out
+    //     anew every 4,096 names, four times here. No action puts a table, so every change is
+    //     patched by its key and path.
+    let harness = try FeatureHarness()
+    let feature = try harness.load(
+      """
+      local lunar = require "lunar"
+      local rows = {}
+      for i = 1, 100 do rows[i] = { v = 0 } end
+      return lunar.feature {
+        name = "Names",
+        initial = { count = 0, total = 0, last = 0, tags = { first = true }, rows = rows },
+        reduce = function(state, action)
+          local n = action.n
+          state.count = n
+          state.total = n + 1
+          state.last = -n
+          state["a" .. n] = -n
+          state.rows[n % 100 + 1].v = 3 * n
+          state.tags["b" .. n] = 2 * n
+          state["a" .. (n - 2)] = nil
+          state.tags["b" .. (n - 2)] = nil
+        end,
+      }
+      """, chunkName: "names.lua")
+    let reducer = feature.reducer()
+    let store = Store(initialState: feature.initialState) { reducer }
+    for n in 1...9_000 {
+      store.send(["type": "name", "n": .integer(Int64(n))])
+      let resident = try reducer.residentState()
+      guard store.state.value == resident else {
+        Issue.record("action \(n): \(firstDifference(store.state.value, resident ?? .nil) ?? "-")")
+        return
+      }
+    }
+    #expect(harness.takeErrors().isEmpty)
+    #expect(store.state.value["a9000"] == -9_000)
+    #expect(store.state.value["tags"]["b9000"] == 18_000)
+  }
+
   @Test func aFieldSetBeforeAKeyWrittenIntoAnArrayIsPatchedWithIt() throws {
     let harness = try FeatureHarness()
     let feature = try harness.load(Self.source, chunkName: "shapes.lua")

@@ -41,19 +41,27 @@ extension LuaValue: LuaPushable {
         throw LuaConversionError(path: LuaPath(root: ""), problem: .tooDeep(limit: writer.depthLimit))
       }
       writer.beginTable(sizeHint: entries.count)
-      for (key, value) in entries {
-        writer.key(key)
+      // NB: by index, the key and value read in place: iterating the pairs copies (retains and
+      //     releases) each key and value.
+      var index = entries.startIndex
+      while index != entries.endIndex {
+        writer.key(entries.keys[index])
         // NB: scalar values are written here, without a recursive call (and its copy of the
         //     value) each: actions are mostly flat tables of scalars.
-        switch value {
+        switch entries.values[index] {
         case .nil: writer.writeNil()
         case .boolean(let b): writer.write(b)
         case .integer(let i): writer.write(i)
         case .number(let d): writer.write(d)
         case .string(let s): writer.write(s)
         case .array, .table:
-          do { try value.write(to: &writer, depth: depth + 1) } catch { throw error.prefixed(by: .key(key.lossyString)) }
+          do {
+            try entries.values[index].write(to: &writer, depth: depth + 1)
+          } catch {
+            throw error.prefixed(by: .key(entries.keys[index].lossyString))
+          }
         }
+        entries.formIndex(after: &index)
       }
       writer.endTable()
     }

@@ -89,7 +89,18 @@ final class LuaFeatureInstance {
 
   func reduce(into state: inout LuaState, action: LuaValue) -> Effect<LuaValue> {
     lastPatches = []
+    // NB: the last action's array of changes, emptied, holds this one's: an action allocates and
+    //     frees no array for its report (−270 instructions a row toggle). Not a large one: one
+    //     action's thousands of writes would stay allocated for good.
+    var changes = lastViewChanges?.changes ?? []
     lastViewChanges = nil
+    if changes.capacity > 64 {
+      changes = []
+    } else {
+      // NB: not `removeAll(keepingCapacity:)`, whose general replacement costs more than the few
+      //     changes an action makes.
+      while changes.popLast() != nil {}
+    }
     do {
       let hasShared = hasSharedFields
       if hasShared {
@@ -101,7 +112,7 @@ final class LuaFeatureInstance {
       let boundID = try self.boundID ?? boundReduce().reference.registryID
       // NB: the action's transaction is open until `commit()`; any exit before (a throw below)
       //     drops `call`, which rolls the action back.
-      var report = ReducerCall.Report()
+      var report = ReducerCall.Report(changes: consume changes)
       let call = try host.prelude.transaction.reduce(
         boundID, on: stateID, with: action, readingTables: !asView, into: &report)
       if let message = report.malformed {

@@ -49,7 +49,8 @@ enum {
    (composition then finds the row itself and explains what is wrong). */
 static int find_row(lua_State *L, lunar_txn *t, int context, int action, int root, int key, int indexes,
                     int paths) {
-  if (!t->active || lua_type(L, action) != LUA_TTABLE || lua_type(L, root) != LUA_TTABLE) return 0;
+  /* NB: the runner checked the action. A script can call a runner itself, with anything as root. */
+  if (!t->active || lua_type(L, root) != LUA_TTABLE) return 0;
   int base = lua_gettop(L);
   lua_pushvalue(L, UP(BODY_IDKEY));                                           /* +1: "id" */
   lua_pushvalue(L, UP(BODY_ACTIONKEY));
@@ -118,6 +119,9 @@ typedef struct body_entry {
 } body_entry;
 typedef struct body_entries {
   lua_Integer count;
+  int enter;  /* whether the body has BODY_ENTER (stacks) */
+  int check;  /* whether it has BODY_CHECK (containers) */
+  int others; /* whether an entry is of another kind (it may leave dismissals) */
   body_entry entry[];
 } body_entries;
 
@@ -132,9 +136,9 @@ static int is_key(lua_State *L, const body_entry *e, lua_Integer i, const void *
   return same;
 }
 
-/* Runs the entries in order; leaves each effect in S_EFFECTS and returns their count. */
-static lua_Integer run_entries(lua_State *L, lunar_txn *t) {
-  const body_entries *entries = (const body_entries *)lua_touserdata(L, UP(BODY_ENTRIES));
+/* Runs the entries in order; leaves each effect in S_EFFECTS and returns their count. `at_root`:
+   whether the host's call passed the root. */
+static lua_Integer run_entries(lua_State *L, lunar_txn *t, const body_entries *entries, int at_root) {
   size_t length = 0;
   const void *type = lua_type(L, S_TYPE) == LUA_TSTRING ? lua_topointer(L, S_TYPE) : NULL;
   if (type != NULL) length = lua_rawlen(L, S_TYPE);
@@ -166,14 +170,13 @@ static lua_Integer run_entries(lua_State *L, lunar_txn *t) {
       lua_rawgeti(L, UP(BODY_KEYS), i);
       lua_rawgeti(L, UP(BODY_PATHS), i);                                       /* key, paths */
       int key = lua_gettop(L) - 1;
-      if (lua_isnil(L, A_ROOT) ||
-          !find_row(L, t, UP(BODY_CONTEXT), A_ACTION, A_ROOT, key, UP(BODY_INDEXES), key + 1)) {
+      if (!at_root || !find_row(L, t, UP(BODY_CONTEXT), A_ACTION, A_ROOT, key, UP(BODY_INDEXES), key + 1)) {
         lua_pushvalue(L, UP(BODY_FIND));
         lua_pushinteger(L, i);
         lua_pushvalue(L, A_STATE);
         lua_pushvalue(L, S_PROXIED);
         lua_pushvalue(L, A_ACTION);
-        lua_pushboolean(L, !lua_isnil(L, A_ROOT));
+        lua_pushboolean(L, at_root);
         call_host(L, 5, 3);
       }
       /* key, paths, sub, id, element */
@@ -232,15 +235,19 @@ static int run_body(lua_State *L) {
     return luaL_error(L, "a composed feature's reduce expects an action table like { type = \"increment\" }, got %s",
                       luaL_typename(L, A_ACTION));
   lunar_txn *t = txn_at(L, UP(BODY_CONTEXT));
+  const body_entries *entries = (const body_entries *)lua_touserdata(L, UP(BODY_ENTRIES));
   /* the budget on for the routing (see call_host), and as it was at the end */
   int timed = lunar_budget_resume(L);
+  /* NB: the host's call passes the root and the instance; a parent's routing neither. */
+  int at_root = !lua_isnil(L, A_ROOT);
   if (!lua_isnil(L, A_INSTANCE)) {
     lua_pushvalue(L, A_INSTANCE);
     lua_rawseti(L, UP(BODY_RUNNING), 1);
   }
   /* the table behind `state`: the root given, or a proxy's; nil for a plain table */
-  if (!lua_isnil(L, A_ROOT)) {
+  if (at_root) {
     lua_pushvalue(L, A_ROOT);                                                 /* S_PROXIED */
+    lua_pushvalue(L, A_ROOT);                                                 /* S_REAL */
   } else {
     int mt = txn_proxy_metatable(L, A_STATE);
     if (mt != 0 && txn_push_real(L, t, UP(BODY_CONTEXT), mt, A_STATE)) {
@@ -249,19 +256,19 @@ static int run_body(lua_State *L) {
       lua_settop(L, A_INSTANCE);
       lua_pushnil(L);
     }
+    lua_pushvalue(L, lua_isnil(L, S_PROXIED) ? A_STATE : S_PROXIED);          /* S_REAL */
   }
-  lua_pushvalue(L, lua_isnil(L, S_PROXIED) ? A_STATE : S_PROXIED);            /* S_REAL */
   lua_pushvalue(L, UP(BODY_TYPEKEY));
   lua_rawget(L, A_ACTION);                                                    /* S_TYPE */
   lua_pushnil(L);                                                             /* S_EFFECTS */
   lua_pushnil(L);                                                             /* S_DISMISSALS */
-  if (lua_isfunction(L, UP(BODY_ENTER))) {
+  if (entries->enter) {
     lua_pushvalue(L, UP(BODY_ENTER));
     lua_pushvalue(L, S_REAL);
     call_host(L, 1, 0);
   }
-  lua_Integer count = run_entries(L, t);
-  if (!lua_isnil(L, S_DISMISSALS)) {
+  lua_Integer count = run_entries(L, t, entries, at_root);
+  if (entries->others && !lua_isnil(L, S_DISMISSALS)) {
     lua_pushvalue(L, UP(BODY_DISMISS));
     lua_pushvalue(L, S_DISMISSALS);
     lua_pushvalue(L, A_STATE);
@@ -271,7 +278,7 @@ static int run_body(lua_State *L) {
   /* NB: at the root, t->flagged says whether the call made a write that can add or remove a child
      (CLuaTransaction.h); without one no container can have been touched (a row's own writes are
      deeper, a counter's are scalars), and the journal need not be scanned. */
-  if (lua_isfunction(L, UP(BODY_CHECK)) && (lua_isnil(L, A_ROOT) || t->flagged)) {
+  if (entries->check && (!at_root || t->flagged)) {
     lua_pushvalue(L, UP(BODY_CHECK));
     lua_pushvalue(L, S_REAL);
     lua_pushvalue(L, S_EFFECTS);
@@ -309,10 +316,14 @@ int txn_body(lua_State *L) {
   lua_Integer n = (lua_Integer)lua_rawlen(L, BODY_KEYS);
   body_entries *entries = (body_entries *)lua_newuserdatauv(L, sizeof(body_entries) + (size_t)n * sizeof(body_entry), 0);
   entries->count = n;
+  entries->enter = lua_isfunction(L, BODY_ENTER);
+  entries->check = lua_isfunction(L, BODY_CHECK);
+  entries->others = 0;
   for (lua_Integer i = 1; i <= n; i++) {
     body_entry *e = &entries->entry[i - 1];
     int kind = lua_rawgeti(L, BODY_KEYS, i);
     e->kind = kind == LUA_TBOOLEAN ? ENTRY_REDUCE : lua_rawgeti(L, BODY_PATHS, i) == LUA_TTABLE ? ENTRY_FOREACH : ENTRY_OTHER;
+    if (e->kind == ENTRY_OTHER) entries->others = 1;
     if (e->kind != ENTRY_REDUCE) lua_pop(L, 1);
     e->key = kind == LUA_TSTRING ? lua_topointer(L, -1) : NULL;
     e->length = kind == LUA_TSTRING ? lua_rawlen(L, -1) : 0;

@@ -96,6 +96,23 @@ import Testing
     #expect(bytes.string == nil)
   }
 
+  @Test func aStringIsTextExactlyWhenItsBytesAreValidUTF8() {
+    let valid: [[UInt8]] = [
+      [], Array("plain".utf8), Array("é ✓ 🌙".utf8), [0xEF, 0xBF, 0xBD], [0x00], Array("a\u{FFFD}b".utf8),
+    ]
+    let invalid: [[UInt8]] = [
+      [0xFF], [0xC3], [0xE2, 0x9C], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80],
+      [0x61, 0xEF, 0xBF], [0x80, 0x61],
+    ]
+    for bytes in valid { #expect(LuaString(bytes: bytes).string == String(decoding: bytes, as: UTF8.self)) }
+    for bytes in invalid { #expect(LuaString(bytes: bytes).string == nil, "\(bytes)") }
+    var random = SystemRandomNumberGenerator()
+    for _ in 0..<2_000 {
+      let bytes = (0..<Int.random(in: 0...6, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+      #expect(LuaString(bytes: bytes).string == String(validating: bytes, as: UTF8.self), "\(bytes)")
+    }
+  }
+
   @Test func arraysWithHolesReadWithNilElements() throws {
     #expect(try run("return {1, nil, 3}") == [[1, nil, 3]])
   }

@@ -12,9 +12,10 @@ struct StackReader {
   let state: OpaquePointer
   let depthLimit: Int
   // NB: both are kept cheap for the hot path (a reducer's results are read on every action):
-  //     tables on the current branch map to their depth (their path is a prefix of `path`), and
-  //     string keys stay bytes until an error needs their text.
-  private var visiting: [UnsafeRawPointer: Int] = [:]
+  //     the tables on the current branch, by depth (the table at depth d has `path.prefix(d)`),
+  //     found again by a scan no longer than the depth limit rather than a hash; and string keys
+  //     stay bytes until an error needs their text.
+  private var branch: [UnsafeRawPointer] = []
   private var path: [Step] = []
   // NB: past the first few keys, each key is kept by the address of its Lua string, so that a key
   //     every row of a list repeats is one `LuaString` (one allocation, shared) rather than one
@@ -97,32 +98,32 @@ struct StackReader {
   private mutating func readTable(at index: Int32) throws(LuaConversionError) -> LuaValue {
     let L = state
     let identity = lua_topointer(L, index)!
-    if let depth = visiting[identity] {
+    if let depth = branch.firstIndex(of: identity) {
       throw failure(.cycle(firstSeenAt: LuaPath(root: "", components: path.prefix(depth).map(\.component))))
     }
     guard path.count < depthLimit, lua_checkstack(L, 4) != 0 else { throw failure(.tooDeep(limit: depthLimit)) }
-    visiting[identity] = path.count
-    defer { visiting[identity] = nil }
+    branch.append(identity)
+    defer { branch.removeLast() }
 
+    // NB: string keys go straight into the table's entries: a Lua table's string keys are distinct.
     var integerKeys: [(Int64, LuaValue)] = []
-    var stringKeys: [(LuaString, LuaValue)] = []
+    var entries: [LuaString: LuaValue] = [:]
     let keyIndex = lua_gettop(L) + 1
     lua_pushnil(L)
     while lua_next(L, index) != 0 {
-      var integerKey: Int64?
       switch lua_type(L, keyIndex) {
       case LUA_TSTRING:
         let key = self.key(at: keyIndex)
         path.append(.key(key))
         let value = try read(at: keyIndex + 1)
         path.removeLast()
-        stringKeys.append((key, value))
+        entries[key] = value
       case LUA_TNUMBER where lua_isinteger(L, keyIndex) != 0:
-        integerKey = lua_tointegerx(L, keyIndex, nil)
-        path.append(.index(Int(integerKey!)))
+        let integerKey = lua_tointegerx(L, keyIndex, nil)
+        path.append(.index(Int(integerKey)))
         let value = try read(at: keyIndex + 1)
         path.removeLast()
-        integerKeys.append((integerKey!, value))
+        integerKeys.append((integerKey, value))
       case let type:
         let name = type == LUA_TNUMBER ? "float" : Self.typeName(L, type)
         throw failure(.unsupportedKey(type: name))
@@ -130,17 +131,15 @@ struct StackReader {
       lunar_pop(L, 1)
     }
 
-    if stringKeys.isEmpty && integerKeys.isEmpty {
+    if entries.isEmpty && integerKeys.isEmpty {
       return lunar_is_array_marked(L, index) != 0 ? .array([]) : .table([:])
     }
-    if stringKeys.isEmpty, let array = Self.array(from: integerKeys) {
+    if entries.isEmpty, let array = Self.array(from: integerKeys) {
       return .array(array)
     }
-    // NB: a loop rather than `Dictionary(uniqueKeysWithValues:)`, which traps on a duplicate: a Lua
-    //     table's string keys are distinct bytes, but nothing here should trust that to stay alive.
-    var entries: [LuaString: LuaValue] = [:]
-    entries.reserveCapacity(stringKeys.count + integerKeys.count)
-    for (key, value) in stringKeys { entries[key] = value }
+    // NB: a check rather than a trap on a duplicate: an integer key read as its decimal string may
+    //     meet a string key of the same text.
+    if !integerKeys.isEmpty { entries.reserveCapacity(entries.count + integerKeys.count) }
     for (key, value) in integerKeys {
       let name = LuaString(String(key))
       guard entries[name] == nil else {

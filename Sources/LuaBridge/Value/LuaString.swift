@@ -29,7 +29,11 @@ public struct LuaString: Sendable, Hashable, Comparable {
 
   /// The text, or `nil` when the bytes are not valid UTF-8.
   public var string: String? {
-    String(validating: bytes, as: UTF8.self)
+    // NB: not `String(validating:as:)`, whose generic path copies the bytes into another array
+    //     first (1,000 instructions for a 16-byte effect origin). Decoding replaces invalid bytes
+    //     with U+FFFD's, which differ from them: the text is valid exactly when its bytes are ours.
+    let text = String(decoding: bytes, as: UTF8.self)
+    return text.utf8.elementsEqual(bytes) ? text : nil
   }
 
   /// The text with invalid UTF-8 replaced by U+FFFD; for display, never for round trips.

@@ -15,6 +15,24 @@ struct LuaEffectID: Hashable, Sendable {
   let value: LuaValue
 }
 
+/// The keys of an effect description's fields. NB: made once: a `LuaString` made for each lookup
+/// would allocate, several times per effect.
+private enum EffectField {
+  static let action = LuaString("action")
+  static let cancelInFlight = LuaString("cancelInFlight")
+  static let effect = LuaString("effect")
+  static let effects = LuaString("effects")
+  static let handle = LuaString("handle")
+  static let id = LuaString("id")
+  static let identity = LuaString("identity")
+  static let key = LuaString("key")
+  static let kind = LuaString("kind")
+  static let latest = LuaString("latest")
+  static let mode = LuaString("mode")
+  static let origin = LuaString("origin")
+  static let seconds = LuaString("seconds")
+}
+
 extension LuaFeatureInstance {
   /// Turns an effect description from the prelude into the core's effect.
   ///
@@ -27,9 +45,9 @@ extension LuaFeatureInstance {
       if description.isNil { return .none }
       throw malformed("an effect description must be a table, got \(description.typeName)", action)
     }
-    func field(_ name: String) -> LuaValue { fields[LuaString(name)] ?? .nil }
+    func field(_ key: LuaString) -> LuaValue { fields[key] ?? .nil }
     func seconds() throws -> Duration {
-      guard let value = field("seconds").numberValue else {
+      guard let value = field(EffectField.seconds).numberValue else {
         throw malformed("a duration must be a finite number of seconds from 0 to 1e9 (about 31 years)", action)
       }
       do {
@@ -38,14 +56,14 @@ extension LuaFeatureInstance {
         throw malformed(error.description, action)
       }
     }
-    switch field("kind").stringValue {
+    switch field(EffectField.kind).stringValue {
     case "none":
       return .none
     case "send":
-      return .send(try declared(path?.wrap(field("action")) ?? field("action"), origin: field("origin"), action))
+      return .send(try declared(path?.wrap(field(EffectField.action)) ?? field(EffectField.action), origin: field(EffectField.origin), action))
     case "run":
-      guard let handle = field("handle").integerValue else { throw malformed("fx.run without a handle", action) }
-      let origin = field("origin").stringValue ?? "?"
+      guard let handle = field(EffectField.handle).integerValue else { throw malformed("fx.run without a handle", action) }
+      let origin = field(EffectField.origin).stringValue ?? "?"
       // NB: named by its Lua line, so "still running" messages point at the script, not at us.
       if feature.declaresActions {
         return .run(origin: EffectOrigin(label: origin)) { @MainActor [weak self] send in
@@ -65,30 +83,30 @@ extension LuaFeatureInstance {
         await self?.drive(handle: handle, origin: origin, send: send)
       }
     case "merge", "concat":
-      let members = try (field("effects").arrayValue ?? []).map { try translate($0, action: action, in: path) }
-      return field("kind").stringValue == "merge" ? .merge(members) : .concatenate(members)
+      let members = try (field(EffectField.effects).arrayValue ?? []).map { try translate($0, action: action, in: path) }
+      return field(EffectField.kind).stringValue == "merge" ? .merge(members) : .concatenate(members)
     case "cancellable":
-      let inner = try translate(field("effect"), action: action, in: path)
-      return inner.cancellable(id: LuaEffectID(instance: ObjectIdentifier(self), depth: path?.depth ?? 0, value: field("id")), cancelInFlight: field("cancelInFlight").boolValue ?? false)
+      let inner = try translate(field(EffectField.effect), action: action, in: path)
+      return inner.cancellable(id: LuaEffectID(instance: ObjectIdentifier(self), depth: path?.depth ?? 0, value: field(EffectField.id)), cancelInFlight: field(EffectField.cancelInFlight).boolValue ?? false)
     case "cancel":
-      return .cancel(id: LuaEffectID(instance: ObjectIdentifier(self), depth: path?.depth ?? 0, value: field("id")))
+      return .cancel(id: LuaEffectID(instance: ObjectIdentifier(self), depth: path?.depth ?? 0, value: field(EffectField.id)))
     case "debounce":
       @Dependency(\.continuousClock) var clock
-      return Effect.send(try declared(path?.wrap(field("action")) ?? field("action"), origin: field("origin"), action))
-        .debounce(id: LuaEffectID(instance: ObjectIdentifier(self), depth: path?.depth ?? 0, value: field("id")), for: try seconds(), clock: clock)
+      return Effect.send(try declared(path?.wrap(field(EffectField.action)) ?? field(EffectField.action), origin: field(EffectField.origin), action))
+        .debounce(id: LuaEffectID(instance: ObjectIdentifier(self), depth: path?.depth ?? 0, value: field(EffectField.id)), for: try seconds(), clock: clock)
     case "throttle":
       @Dependency(\.continuousClock) var clock
-      return Effect.send(try declared(path?.wrap(field("action")) ?? field("action"), origin: field("origin"), action))
-        .throttle(id: LuaEffectID(instance: ObjectIdentifier(self), depth: path?.depth ?? 0, value: field("id")), for: try seconds(), clock: clock, latest: field("latest").boolValue ?? false)
+      return Effect.send(try declared(path?.wrap(field(EffectField.action)) ?? field(EffectField.action), origin: field(EffectField.origin), action))
+        .throttle(id: LuaEffectID(instance: ObjectIdentifier(self), depth: path?.depth ?? 0, value: field(EffectField.id)), for: try seconds(), clock: clock, latest: field(EffectField.latest).boolValue ?? false)
     case "child":
-      let key = field("key"), id = field("id"), mode = field("mode").stringValue
+      let key = field(EffectField.key), id = field(EffectField.id), mode = field(EffectField.mode).stringValue
       let inner = try translate(
-        field("effect"), action: action,
+        field(EffectField.effect), action: action,
         in: (path ?? LuaChildPath()).appending(key: key, id: id, presents: mode == "ifLet" || mode == "stack")
       )
-      return inner.scoped(to: LuaChildScope(instance: ObjectIdentifier(self), key: key, identity: field("identity")))
+      return inner.scoped(to: LuaChildScope(instance: ObjectIdentifier(self), key: key, identity: field(EffectField.identity)))
     case "cancelChild":
-      return .cancel(scope: LuaChildScope(instance: ObjectIdentifier(self), key: field("key"), identity: field("identity")))
+      return .cancel(scope: LuaChildScope(instance: ObjectIdentifier(self), key: field(EffectField.key), identity: field(EffectField.identity)))
     case "dismiss":
       guard let dismissal = path?.dismissal else {
         throw malformed(
@@ -97,7 +115,7 @@ extension LuaFeatureInstance {
       }
       return .send(dismissal)
     default:
-      throw malformed("unknown effect kind \(field("kind"))", action)
+      throw malformed("unknown effect kind \(field(EffectField.kind))", action)
     }
   }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A Lua string: a sequence of bytes, which may hold NUL and need not be valid UTF-8.
 ///
 /// Lua strings are byte strings, so ``LuaValue`` stores them as bytes and never loses any. Use
@@ -33,7 +35,12 @@ public struct LuaString: Sendable, Hashable, Comparable {
     //     first (1,000 instructions for a 16-byte effect origin). Decoding replaces invalid bytes
     //     with U+FFFD's, which differ from them: the text is valid exactly when its bytes are ours.
     let text = String(decoding: bytes, as: UTF8.self)
-    return text.utf8.elementsEqual(bytes) ? text : nil
+    let same = text.utf8.withContiguousStorageIfAvailable { utf8 in
+      bytes.withUnsafeBufferPointer { mine in
+        utf8.count == mine.count && (mine.isEmpty || memcmp(utf8.baseAddress!, mine.baseAddress!, mine.count) == 0)
+      }
+    }
+    return same ?? text.utf8.elementsEqual(bytes) ? text : nil
   }
 
   /// The text with invalid UTF-8 replaced by U+FFFD; for display, never for round trips.

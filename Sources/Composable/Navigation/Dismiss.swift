@@ -25,7 +25,15 @@ import IssueReporting
 /// > feature that is not presented — it reports an issue and does nothing.
 public struct DismissEffect: Sendable {
   /// The dismissal of the child whose effect is running, if any.
-  @TaskLocal static var current: (@MainActor @Sendable () -> Void)?
+  @TaskLocal static var current: Dismissal?
+
+  /// What dismisses the child whose effect is running.
+  ///
+  /// NB: A task-local value of function type is pushed wrongly by the optimizer (Swift 6.3:
+  /// `swift_task_localValuePush` crashes in release builds), so the closure travels in a struct.
+  struct Dismissal: Sendable {
+    let dismiss: @MainActor @Sendable () -> Void
+  }
 
   /// Creates a dismiss effect; the default one dismisses the child whose effect calls it.
   public init() {}
@@ -49,7 +57,7 @@ public struct DismissEffect: Sendable {
       )
       return
     }
-    await dismiss()
+    await dismiss.dismiss()
   }
 }
 
@@ -73,7 +81,7 @@ extension Effect {
   func dismissing(with dismissAction: Action) -> Self {
     transformRuns { operation in
       { send in
-        await DismissEffect.$current.withValue({ send(dismissAction) }) {
+        await DismissEffect.$current.withValue(DismissEffect.Dismissal { send(dismissAction) }) {
           await operation(send)
         }
       }
@@ -85,7 +93,7 @@ extension Effect {
   package func dismissing(perform dismiss: @escaping @MainActor @Sendable () -> Void) -> Self {
     transformRuns { operation in
       { send in
-        await DismissEffect.$current.withValue(dismiss) {
+        await DismissEffect.$current.withValue(DismissEffect.Dismissal(dismiss: dismiss)) {
           await operation(send)
         }
       }

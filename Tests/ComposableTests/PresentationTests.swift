@@ -124,6 +124,26 @@ struct PresentationTests {
     }
   }
 
+  // NB: Release builds crashed here (a task-local of function type, pushed wrongly by the
+  //     optimizer); scripts/test runs this suite in release too.
+  @Test func aPresentedChildsEffectRunsInAnAppsStore() async {
+    await withTestStoreExecutor {
+      let clock = TestClock()
+      let store = Store(initialState: Notes.State(editor: Editor.State())) {
+        Notes()
+      } withDependencies: {
+        $0.continuousClock = clock
+      }
+      let task = store.send(.editor(.presented(.load)))
+      await clock.advance(by: .seconds(1))
+      await task.finish()
+      #expect(store.state.editor?.text == "from disk")
+      await store.send(.editor(.presented(.closeTapped))).finish()
+      #expect(store.state.editor == nil)
+      #expect(store.state.saved == ["from disk"])
+    }
+  }
+
   @Test func aPresentedActionWithNothingPresentedIsReported() async {
     let store = TestStore(initialState: Notes.State()) { Notes() }
     await withKnownIssue {

@@ -160,6 +160,7 @@ let package = Package(
       dependencies: [
         "LuaBridge",
         .product(name: "FlyingFox", package: "FlyingFox"),
+        .product(name: "FlyingSocks", package: "FlyingFox"),
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "DequeModule", package: "swift-collections"),
       ],

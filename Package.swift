@@ -281,7 +281,8 @@ let package = Package(
     ),
     .testTarget(
       name: "LunarDevtoolsTests",
-      dependencies: ["LunarDevtools", "LuaBridge"]
+      dependencies: ["LunarDevtools", "LuaBridge", .product(name: "FlyingSocks", package: "FlyingFox")],
+      resources: [.copy("Hostile")]
     ),
     .testTarget(
       name: "LuaBridgeTests",

@@ -54,6 +54,11 @@ actor DevtoolsListener {
         guard !stopped else { return }
         do {
           let (server, next, _) = try await open(port: port)
+          // NB: stop() may have come while it opened: that server must not outlive it.
+          guard !stopped else {
+            await server.stop(timeout: 0)
+            return
+          }
           self.server = server
           running = next
           report("devtools: accepting connections again")

@@ -37,6 +37,9 @@ struct DevtoolsRoutes: HTTPHandler {
       return Self.refusal(
         .serviceUnavailable, "the devtools have \(gate.limit) connections open, as many as they take: close a page and try again")
     }
+    if route == "/session", request.method == .GET { return try await session(request, pass: pass) }
+    // NB: anything else is answered at once: its place frees with the answer.
+    defer { pass.leave() }
     guard request.method == .GET else { return Self.refusal(.methodNotAllowed, "the devtools answer GET requests only") }
     if route.isEmpty {
       // NB: `/TOKEN` → `/TOKEN/`, so that the page's relative addresses keep the token.
@@ -45,7 +48,6 @@ struct DevtoolsRoutes: HTTPHandler {
       response.headers[.location] = "/\(access.token)/" + (query.isEmpty ? "" : "?\(query)")
       return response
     }
-    if route == "/session" { return try await session(request, pass: pass) }
     guard let body = files[String(route)] else {
       return Self.refusal(.notFound, "the devtools have no \(route.prefix(100))")
     }

@@ -14,7 +14,8 @@ struct DevtoolsSocket: WSMessageHandler {
     let hub = self.hub
     let pass = self.pass
     let (id, messages) = await MainActor.run { hub.connect() }
-    let (replies, reply) = AsyncStream<WSMessage>.makeStream()
+    // NB: bounded like the hub's messages: a page that sends without reading does not grow it.
+    let (replies, reply) = AsyncStream<WSMessage>.makeStream(bufferingPolicy: .bufferingOldest(DevtoolsHub.backlogLimit))
     reply.yield(.text(DevtoolsMessage.limits(messageBytes: messageLimit)))
     Task {
       for await message in client {

@@ -160,6 +160,7 @@ let package = Package(
       dependencies: [
         "LuaBridge",
         .product(name: "FlyingFox", package: "FlyingFox"),
+        .product(name: "FlyingSocks", package: "FlyingFox"),
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "DequeModule", package: "swift-collections"),
       ],
@@ -280,7 +281,8 @@ let package = Package(
     ),
     .testTarget(
       name: "LunarDevtoolsTests",
-      dependencies: ["LunarDevtools", "LuaBridge"]
+      dependencies: ["LunarDevtools", "LuaBridge", .product(name: "FlyingSocks", package: "FlyingFox")],
+      resources: [.copy("Hostile")]
     ),
     .testTarget(
       name: "LuaBridgeTests",

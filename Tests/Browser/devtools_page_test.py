@@ -16,6 +16,8 @@ import argparse
 import base64
 import json
 import os
+import re
+import resource
 import shutil
 import socket
 import subprocess
@@ -176,10 +178,18 @@ def run(lunar_path, chromium, screenshot):
     lunar = Lunar(lunar_path, port)
     browser = None
     try:
-        wait("lunar to serve the devtools page", lambda: any("devtools: http://127.0.0.1" in line for line in lunar.errors))
+        line = wait("lunar to serve the devtools page",
+                    lambda: next((line for line in lunar.errors if "devtools: http://127.0.0.1" in line), None))
+        address = devtools_address(line)
         browser = Browser(chromium)
         browser.call("Page.enable")
+
+        # The page's address without its token is refused: a page of another site cannot guess it.
         browser.call("Page.navigate", url=f"http://127.0.0.1:{port}/")
+        browser.wait_for("the refusal", "document.body?.innerText.includes('holds a token')")
+        print("ok: the page without its token is refused")
+
+        browser.call("Page.navigate", url=address)
         browser.wait_for("the page to connect", "document.querySelector('#status')?.textContent === 'connected'")
         browser.wait_for("the connection entry", "document.querySelectorAll('#log li[data-source=connected]').length === 1")
 
@@ -282,6 +292,14 @@ def run(lunar_path, chromium, screenshot):
         lunar.stop()
 
 
+def devtools_address(line):
+    """The address in lunar's `devtools: http://127.0.0.1:PORT/TOKEN/` line (its colours taken off)."""
+    match = re.search(r"http://127\.0\.0\.1:\d+/[0-9a-f]{64}/", line)
+    if not match:
+        raise Failure(f"lunar did not print the devtools page's address with its token: {line!r}")
+    return match.group(0)
+
+
 class Page:
     """A bare WebSocket client of a devtools page's session, reading its messages as a page does."""
 
@@ -317,8 +335,17 @@ def run_host(lunar_path):
         line = process.stderr.readline()
         if "devtools: http://127.0.0.1" not in line:
             raise Failure(f"lunar host did not serve the devtools: {line}")
+        address = devtools_address(line)
         time.sleep(1)
-        page = Page(f"ws://127.0.0.1:{port}/session?session=counter")
+        # A web page of another site cannot connect, even knowing the token: its Origin is not the page's.
+        try:
+            WebSocket(address.replace("http://", "ws://") + "session?session=counter",
+                      headers={"Origin": "https://attacker.example"})
+            raise Failure("lunar host accepted a live connection from another site's page")
+        except ConnectionError as refusal:
+            if " 403 " not in str(refusal):
+                raise Failure(f"a foreign page's live connection was not refused with 403: {refusal}")
+        page = Page(address.replace("http://", "ws://") + "session?session=counter")
         hello = page.wait_for("the hello", lambda m: m["type"] == "hello")
         if hello.get("session") != "counter" or "dogs" not in hello["sessions"]:
             raise Failure(f"the counter's page does not list the plugins: {hello}")
@@ -346,6 +373,50 @@ def run_host(lunar_path):
             process.kill()
 
 
+def run_file_limit(lunar_path):
+    """Out of file descriptors, the devtools server says so on standard error and, once connections
+    close, serves again: `lunar run` under a limit of 64 open files, flooded with idle connections."""
+    port = free_port()
+    process = subprocess.Popen(
+        [lunar_path, "run", os.path.join(ROOT, "examples", "counter"), "--devtools", str(port), "--json",
+         "--time-limit", "60"],
+        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64)))
+    errors = []
+    threading.Thread(target=Lunar._read, args=(process.stderr, errors, False), daemon=True).start()
+    flood = []
+    try:
+        address = devtools_address(wait("lunar to serve the devtools page",
+                                        lambda: next((l for l in errors if "devtools: http://" in l), None)))
+        for _ in range(100):
+            try:
+                flood.append(socket.create_connection(("127.0.0.1", port), timeout=5))
+            except OSError:
+                break  # the server stopped listening: what comes next says why
+        report = wait("the server to say it cannot accept", lambda: next(
+            (l for l in errors if "devtools: cannot accept connections" in l), None))
+        if "Too many open files" not in report:
+            raise Failure(f"the server's report does not say why it cannot accept: {report!r}")
+        for connection in flood:
+            connection.close()
+        flood = []
+        wait("the server to accept again", lambda: any("devtools: accepting connections again" in l for l in errors))
+        with urllib.request.urlopen(address, timeout=5) as response:
+            if response.status != 200:
+                raise Failure(f"the page is not served after the flood: {response.status}")
+        if process.poll() is not None:
+            raise Failure(f"lunar ended during the flood: {errors}")
+        print("ok: out of file descriptors, the devtools say so and serve again once connections close")
+    finally:
+        for connection in flood:
+            connection.close()
+        process.stdin.close()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("lunar", help="the lunar executable")
@@ -353,6 +424,7 @@ def main():
     arguments = parser.parse_args()
     try:
         run_host(os.path.abspath(arguments.lunar))
+        run_file_limit(os.path.abspath(arguments.lunar))
     except Failure as failure:
         print(f"FAILED: {failure}")
         return 1

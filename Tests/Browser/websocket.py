@@ -10,7 +10,7 @@ from urllib.parse import urlparse
 
 
 class WebSocket:
-    def __init__(self, url, timeout=30):
+    def __init__(self, url, timeout=30, headers=None):
         parts = urlparse(url)
         self.sock = socket.create_connection((parts.hostname, parts.port or 80), timeout=timeout)
         key = base64.b64encode(os.urandom(16)).decode()
@@ -18,7 +18,9 @@ class WebSocket:
         request = (
             f"GET {path or '/'} HTTP/1.1\r\nHost: {parts.hostname}:{parts.port}\r\n"
             f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-            "Sec-WebSocket-Version: 13\r\n\r\n"
+            "Sec-WebSocket-Version: 13\r\n"
+            + "".join(f"{name}: {value}\r\n" for name, value in (headers or {}).items())
+            + "\r\n"
         )
         self.sock.sendall(request.encode())
         self.buffer = b""

@@ -13,6 +13,7 @@ const page = {
   latest: null,
   detail: null,         // the last detail received
   detailTimer: null,
+  messageLimit: null,   // the longest message lunar takes, in bytes
 };
 
 // Lets tests (and the curious, from the console) read what the page holds.
@@ -22,10 +23,17 @@ function connect() {
   // NB: in lunar host, each plugin has a session: `?session=NAME` picks one.
   const session = new URLSearchParams(location.search).get("session");
   const query = session ? `?session=${encodeURIComponent(session)}` : "";
-  const socket = new WebSocket(`ws://${location.host}/session${query}`);
+  // NB: relative to the page's address, /TOKEN/: the live connection needs the token too.
+  const directory = location.pathname.replace(/[^/]*$/, "");
+  const socket = new WebSocket(`ws://${location.host}${directory}session${query}`);
   page.socket = socket;
   socket.onopen = () => setStatus("open", "connected");
-  socket.onclose = () => { setStatus("closed", "disconnected — is lunar still running?"); setTimeout(connect, 1000); };
+  socket.onclose = (event) => {
+    // NB: 1009: lunar refused a message too big for it (and says how big one may be).
+    if (event.code === 1009) notice(event.reason, true);
+    setStatus("closed", "disconnected — is lunar still running?");
+    setTimeout(connect, 1000);
+  };
   // NB: what happened meanwhile arrives as an array, one batch per message.
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
@@ -60,6 +68,7 @@ function receive(message) {
     case "detail": showDetail(message); break;
     case "export": showExport(message.format, message.text); break;
     case "notice": notice(message.message, message.error); break;
+    case "limits": page.messageLimit = message.messageBytes; break;
   }
 }
 
@@ -238,7 +247,15 @@ $("#export-test").addEventListener("click", () => send({ type: "export", format:
 
 $("#import-file").addEventListener("change", async (event) => {
   const file = event.target.files[0];
-  if (file) send({ type: "import", text: await file.text() });
+  if (!file) return;
+  const text = await file.text();
+  const request = JSON.stringify({ type: "import", text });
+  // NB: lunar closes the connection on a longer message; say why before sending it.
+  if (page.messageLimit && new TextEncoder().encode(request).length > page.messageLimit) {
+    notice(`cannot import ${file.name}: it is larger than lunar takes (${page.messageLimit} bytes)`, true);
+    return;
+  }
+  if (page.socket && page.socket.readyState === WebSocket.OPEN) page.socket.send(request);
   event.target.value = "";
 });
 

@@ -29,8 +29,11 @@ struct DevtoolsHistory {
 
   /// The position of the entry numbered `id`, if it is still kept. Ids grow by one, so this is a
   /// subtraction, not a search.
+  ///
+  /// `id` comes from a page: any integer, `Int.min` included, is answered without a trap.
   func index(of id: Int) -> Int? {
-    guard let first = entries.first?.id else { return nil }
+    guard let first = entries.first?.id, let last = entries.last?.id, id >= first, id <= last else { return nil }
+    // NB: first <= id <= last, both positive: the difference cannot overflow.
     let index = id - first
     guard entries.indices.contains(index), entries[index].id == id else {
       return entries.firstIndex { $0.id == id }

@@ -35,7 +35,7 @@ public final class DevtoolsHub {
   private var flushScheduled = false
   /// Batches a page may fall behind by; past it, the page is disconnected (it reconnects and
   /// catches up from the log) rather than holding ever more memory.
-  static let backlogLimit = 1000
+  nonisolated static let backlogLimit = 1000
   /// How long messages wait to be sent with the next ones: shorter than a person notices.
   static let batchInterval: Duration = .milliseconds(20)
   private var nextClient = 1

@@ -53,6 +53,11 @@ enum DevtoolsMessage {
     encode(["type": "export", "format": .text(format), "text": .text(text)])
   }
 
+  /// What the server takes from a page: the longest message, in bytes.
+  static func limits(messageBytes: Int) -> String {
+    encode(["type": "limits", "messageBytes": int(messageBytes)])
+  }
+
   static func notice(_ text: String, isError: Bool) -> String {
     encode(["type": "notice", "message": .text(text), "error": .boolean(isError)])
   }

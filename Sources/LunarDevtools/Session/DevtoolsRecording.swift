@@ -99,7 +99,8 @@ enum DevtoolsRecording {
     }
     guard let feature else { throw DevtoolsRequestError("this is not a recording: it has no session line") }
     if let initial { hub.record(.imported, action: nil, state: initial, view: nil, note: "imported: \(feature)") }
-    for step in steps {
+    // NB: the log keeps its latest entries only; recording the others would only make them forgotten.
+    for step in steps.suffix(hub.history.limit) {
       hub.record(.imported, action: step.action, state: step.state, view: nil, note: step.fromEffect ? "from an effect" : nil)
     }
     return steps.count

@@ -24,10 +24,13 @@ enum DevtoolsRequest: Equatable {
     } catch {
       throw DevtoolsRequestError("not JSON: \(error)")
     }
+    guard case .table = message else { throw DevtoolsRequestError("a request is a JSON object with a \"type\"") }
     let type = message[LuaString("type")].stringValue
     func id() throws(DevtoolsRequestError) -> Int {
-      guard let id = message[LuaString("id")].integerValue else { throw DevtoolsRequestError("\(type ?? "?") needs an integer id") }
-      return Int(id)
+      guard let id = message[LuaString("id")].integerValue.flatMap({ Int(exactly: $0) }) else {
+        throw DevtoolsRequestError("\(type ?? "?") needs an integer id")
+      }
+      return id
     }
     func string(_ field: String) throws(DevtoolsRequestError) -> String {
       guard let text = message[LuaString(field)].stringValue else { throw DevtoolsRequestError("\(type ?? "?") needs a text \(field)") }
@@ -42,10 +45,10 @@ enum DevtoolsRequest: Equatable {
       switch message[LuaString("format")].stringValue {
       case "record": self = .exportRecording
       case "test": self = .exportTest
-      case let other: throw DevtoolsRequestError("export format \(other ?? "(none)") is not record or test")
+      case let other: throw DevtoolsRequestError("export format \(other.map { "'\($0.prefix(40))'" } ?? "(none)") is not record or test")
       }
     default:
-      throw DevtoolsRequestError("unknown request \(type ?? "(no type)")")
+      throw DevtoolsRequestError("unknown request \(type.map { "'\($0.prefix(40))'" } ?? "(no type)") (requests: dispatch, export, import, resume, select)")
     }
   }
 }

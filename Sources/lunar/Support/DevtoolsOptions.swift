@@ -10,7 +10,7 @@ struct DevtoolsOptions: ParsableArguments {
   @Option(
     name: .customLong("devtools"),
     help: ArgumentHelp(
-      "Serve the devtools page on 127.0.0.1:PORT (without PORT, or 0: a free port, printed on standard error).",
+      "Serve the devtools page on 127.0.0.1:PORT (without PORT, or 0: a free port); its address, with the token it needs, is printed on standard error.",
       valueName: "port"))
   var port: Int?
 

@@ -1,4 +1,5 @@
 import Composable
+import Dependencies
 import Foundation
 import IssueReporting
 import LuaBridge
@@ -50,6 +51,9 @@ public final class PluginHost {
   /// The bytes each plugin's storage document and shared files may take together, unless the
   /// policy decides otherwise (`nil`: no limit). ``defaultDataLimit`` by default.
   public var dataLimit: Int? = PluginHost.defaultDataLimit
+  /// Where plugins' data is read and written under ``dataFolder``: the `defaultFileStorage`
+  /// dependency when the host was made (the real file system, or memory under a test).
+  public var fileStorage: FileStorage
   /// Whether the host offers each plugin `storage` in its data folder, when ``offering`` does not
   /// offer a `storage` of its own.
   public var offersStorage = true
@@ -77,6 +81,8 @@ public final class PluginHost {
     self.randomSeed = randomSeed
     self.offering = offering
     self.dataFolder = Self.defaultDataFolder
+    @Dependency(\.defaultFileStorage) var fileStorage
+    self.fileStorage = fileStorage
   }
 
   /// Where plugins' data goes by default: `<data>/lunar/plugins`, where `<data>` is
@@ -166,7 +172,7 @@ public final class PluginHost {
           their data is kept apart either way)
           """)
     }
-    let data = makeData(for: manifest, fileStorage: luaHost.shared.fileStorage)
+    let data = makeData(for: manifest)
     let offered = offered(to: manifest, data: data)
     let grants = try decideGrants(for: manifest, offered: offered)
     data.quota.limit = grants.dataLimit
@@ -203,7 +209,7 @@ public final class PluginHost {
 
   /// Where the plugin of `manifest` keeps its data, and its quota (the limit set once its grants
   /// are decided).
-  private func makeData(for manifest: PluginManifest, fileStorage: FileStorage) -> PluginData {
+  private func makeData(for manifest: PluginManifest) -> PluginData {
     let root = dataFolder ?? Self.defaultDataFolder
     let folder = Self.dataFolder(for: manifest.folder, name: manifest.name, in: root)
     if dataFolder != nil { PluginData.noteEarlierLayout(of: manifest.name, in: root, now: folder) }

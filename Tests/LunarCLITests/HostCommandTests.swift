@@ -78,6 +78,12 @@ struct HostCommandTests {
     #expect(!FileManager.default.fileExists(atPath: data.appendingPathComponent("shared.json").path))
   }
 
+  @Test func aNegativeDataLimitIsRefused() async throws {
+    let output = try await host(["--data-limit=-1"], lines: [])
+    #expect(output.status != 0)
+    #expect(output.stderr.contains("--data-limit must be from 0 to 1073741824 megabytes, got -1"), "\(output)")
+  }
+
   @Test func aPluginThatFailsToLoadIsReportedAndTheOthersServe() async throws {
     let folder = try makeTemporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }

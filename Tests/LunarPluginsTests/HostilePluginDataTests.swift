@@ -157,6 +157,27 @@ struct HostilePluginDataTests {
     #expect(PluginHost.dataFolder(for: victim, name: "victim", in: data).lastPathComponent.hasPrefix("victim-"))
   }
 
+  @Test func dataKeptUnderTheNameByAnEarlierLunarIsLeftWhereItIsWithAWarning() throws {
+    let earlier = data.appendingPathComponent("victim/storage.json")
+    try FileManager.default.createDirectory(at: earlier.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data("{\"old\": true}".utf8).write(to: earlier)
+    let impostor = try harness.folders.plugin("impostor", [
+      "plugin.lua": manifest("victim", "  capabilities = { storage = true },"),
+      "feature.lua": try Self.script("data_probe.lua"),
+    ])
+    let log = IssueLog()
+
+    let loaded = try withIssueReporters([log]) { try harness.host.load(impostor) }
+
+    let folder = loaded.dataFolder.path
+    #expect(log.messages == [
+      "plugin victim: \(data.path)/victim holds data an earlier Lunar kept under the name victim; a plugin's data now lives "
+        + "in a folder tied to the plugin's own folder, \(folder), and starts empty there. If that data is this plugin's, "
+        + "move the files into \(folder) (Lunar does not, since any folder may declare a name)."
+    ])
+    #expect(try Data(contentsOf: earlier) == Data("{\"old\": true}".utf8))
+  }
+
   // MARK: - A symlink in the data folder
 
   @Test func aStorageDocumentThatIsASymlinkLeadingOutIsNeitherReadNorWritten() async throws {

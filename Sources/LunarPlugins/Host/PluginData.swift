@@ -28,6 +28,9 @@ struct PluginData {
   ///
   /// NB: never moved automatically: any folder could have declared that name, and so written it.
   static func noteEarlierLayout(of name: String, in root: URL, now folder: URL) {
+    // NB: a name ending like a data folder (`dogs-0123456789abcdef`) may be another plugin's
+    //     folder of this layout, not an earlier one's: no advice to move it.
+    guard name.wholeMatch(of: /.*-[0-9a-f]{16}/) == nil else { return }
     let earlier = root.appendingPathComponent(name, isDirectory: true)
     let manager = FileManager.default
     guard !manager.fileExists(atPath: folder.path),

@@ -277,7 +277,8 @@ let package = Package(
         "ComposableTesting",
         .product(name: "Dependencies", package: "swift-dependencies"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
-      ]
+      ],
+      exclude: ["Hostile"]
     ),
     .testTarget(
       name: "LunarDevtoolsTests",

@@ -36,7 +36,7 @@ func main() async -> (status: Int32, vms: [FreedCheck]) {
     dependencies.offer(.storage(file: URL(fileURLWithPath: "/\(manifest.name).json"), fileStorage: .inMemory()))
     return dependencies
   }
-  host.sharedFolder = nil
+  host.dataFolder = nil
   var failures = 0
   host.onEvent = { event in
     switch event {

@@ -68,10 +68,20 @@ struct HostCommandTests {
 
     #expect(output.status == 0, "\(output)")
     #expect(output.events.named("state").last?.state?["saved"] as? Bool == true, "\(output)")
-    let file = data.appendingPathComponent("lunar/plugins/greeter/storage.json")
+    // NB: the folder is named for the plugin and tied to its folder's path (16 hex digits).
+    let plugins = data.appendingPathComponent("lunar/plugins")
+    let folders = try FileManager.default.contentsOfDirectory(atPath: plugins.path)
+    #expect(folders.count == 1 && folders[0].wholeMatch(of: /greeter-[0-9a-f]{16}/) != nil, "\(folders)")
+    let file = plugins.appendingPathComponent(folders[0]).appendingPathComponent("storage.json")
     let text = try String(contentsOf: file, encoding: .utf8)
     #expect(text.contains("Hello, Ada!"), "\(text)")
     #expect(!FileManager.default.fileExists(atPath: data.appendingPathComponent("shared.json").path))
+  }
+
+  @Test func aNegativeDataLimitIsRefused() async throws {
+    let output = try await host(["--data-limit=-1"], lines: [])
+    #expect(output.status != 0)
+    #expect(output.stderr.contains("--data-limit must be from 0 to 1073741824 megabytes, got -1"), "\(output)")
   }
 
   @Test func aPluginThatFailsToLoadIsReportedAndTheOthersServe() async throws {

@@ -23,7 +23,7 @@ struct LifecycleTests {
       if case let .failure(error) = result { return error } else { return nil }
     }
     #expect(errors.map(\.kind) == [.api, .unavailable, .feature])
-    #expect(errors[1].description == "plugin c: plugin.lua:6: it asks for the capability camera, which this host does not offer (it offers: greeting, slow)")
+    #expect(errors[1].description == "plugin c: plugin.lua:6: it asks for the capability camera, which this host does not offer (it offers: greeting, slow, storage)")
     #expect(errors[2].message.contains("must return lunar.feature"), "\(errors[2])")
   }
 

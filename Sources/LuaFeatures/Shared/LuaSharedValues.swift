@@ -29,9 +29,38 @@ struct LuaSharedField: Sendable {
       else {
         throw LuaError(kind: .runtime, message: "feature \(feature): a malformed `shared` declaration")
       }
+      // NB: checked here, where the key is used, and not only by `lunar.shared`: a key becomes a
+      //     file name, and the script holds the tables the prelude made.
+      guard isValidKey(key) else {
+        throw LuaError(
+          kind: .runtime,
+          message: """
+            feature \(feature): \(String(reflecting: key)) is not a lunar.shared key (letters, digits, `_`, `-` and `.`, \
+            not first, at most \(maximumKeyLength) bytes)
+            """)
+      }
       fields.append(LuaSharedField(field: LuaString(field), key: key, storage: storage, defaultValue: entry[LuaString("default")]))
     }
     return fields.sorted { $0.field.description < $1.field.description }
+  }
+
+  /// The longest key: its file's name, kept aside as corrupt or written as a temporary file,
+  /// stays within the file system's 255 bytes.
+  static let maximumKeyLength = 100
+
+  /// Whether `key` can name a shared value, and so a file: ASCII letters, digits, `_`, `-` and
+  /// `.`, not first (no `..`, no hidden file), at most ``maximumKeyLength`` bytes.
+  static func isValidKey(_ key: String) -> Bool {
+    let bytes = key.utf8
+    guard let first = bytes.first, first != UInt8(ascii: "."), bytes.count <= maximumKeyLength else { return false }
+    return bytes.allSatisfy { byte in
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+        UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."):
+        true
+      default: false
+      }
+    }
   }
 }
 
@@ -69,8 +98,13 @@ public final class LuaSharedValues {
   /// Where `"file"` values are read and written.
   public private(set) var fileStorage: FileStorage
   /// The folder of `"file"` values: `$XDG_DATA_HOME/lunar/shared` (else
-  /// `~/.local/share/lunar/shared`); each key is `<key>.json` there.
+  /// `~/.local/share/lunar/shared`); each key is `<key>.json` there. Every file is reached through
+  /// a ``LuaDataFolder`` over it: a symlink leading out of it is refused.
   public var folder: URL
+  /// The quota the `"file"` values count against (with the owner's `deps.storage` document, when
+  /// they share it); `nil` for none. A change that would take the files over it fails the action
+  /// that made it, and the file keeps its previous value.
+  public var quota: LuaDataQuota?
   /// Bumped by ``reset(registry:fileStorage:)``: instances re-resolve their values.
   private(set) var generation = 0
   private var declarations: [String: (field: LuaSharedField, feature: String)] = [:]
@@ -108,7 +142,7 @@ public final class LuaSharedValues {
   func declare(_ fields: [LuaSharedField], feature: String) throws(LuaError) {
     if let field = fields.first(where: { $0.storage == .file }) {
       do {
-        try fileStorage.claim(folder)
+        try confinedStorage.claim(folder)
       } catch let error as FolderInUseError {
         let holder = error.processID.map { "another lunar host (pid \($0))" } ?? "another lunar host"
         throw LuaError(
@@ -155,7 +189,7 @@ public final class LuaSharedValues {
     let defaultValue = declarations[field.key]?.field.defaultValue ?? field.defaultValue
     let shared = withDependencies {
       $0.sharedRegistry = registry
-      $0.defaultFileStorage = fileStorage
+      $0.defaultFileStorage = field.storage == .file ? confinedStorage : fileStorage
       // NB: Lua state is asserted as state (a plain field of LuaState), never as a Shared box.
       $0.sharedChangeTracker = nil
     } operation: {
@@ -171,6 +205,11 @@ public final class LuaSharedValues {
     let slot = LuaSharedSlot(shared, key: field.key)
     slots[field.key] = slot
     return slot
+  }
+
+  /// ``fileStorage``, confined to ``folder`` and counted against ``quota``.
+  private var confinedStorage: FileStorage {
+    LuaDataFolder(folder, storage: fileStorage, quota: quota).fileStorage
   }
 
   /// A value's shape: its type, and for a table its keys and their shapes (an array's elements

@@ -6,11 +6,15 @@ public struct PluginGrants: Sendable, Equatable {
   public var capabilities: PluginCapabilities
   /// The limits of the plugin's own VM: instructions and time per call, memory.
   public var limits: LuaVM.Limits
+  /// The bytes its `deps.storage` document and `lunar.shared` files may take together (`nil`: no
+  /// limit); ``PluginHost/defaultDataLimit`` unless the host or its policy says otherwise.
+  public var dataLimit: Int?
 
   /// Grants from their parts.
-  public init(capabilities: PluginCapabilities, limits: LuaVM.Limits = .default) {
+  public init(capabilities: PluginCapabilities, limits: LuaVM.Limits = .default, dataLimit: Int? = PluginHost.defaultDataLimit) {
     self.capabilities = capabilities
     self.limits = limits
+    self.dataLimit = dataLimit
   }
 }
 
@@ -24,6 +28,7 @@ public struct PluginGrants: Sendable, Equatable {
 ///   var grants = proposed
 ///   if manifest.name != "trusted" { grants.capabilities = grants.capabilities.removing(["http"]) }
 ///   grants.limits.memoryBytes = 64 << 20
+///   grants.dataLimit = 1 << 20             // 1 MiB of storage and shared files
 ///   return grants
 /// }
 /// ```
@@ -54,7 +59,7 @@ public struct PluginPolicy: Sendable {
 
   /// Grants no plugin any capability (the built-ins `uuid`, `now` and `clock` stay).
   public static let grantNothing = PluginPolicy(denialHint: { _, _ in "the host grants no capability" }) { _, proposed in
-    PluginGrants(capabilities: .none, limits: proposed.limits)
+    PluginGrants(capabilities: .none, limits: proposed.limits, dataLimit: proposed.dataLimit)
   }
 
   /// Grants what each plugin asks for, except `capabilities` to every plugin and `byPlugin[name]`

@@ -37,6 +37,8 @@ public final class Plugin {
 
   let meter: PluginMeter
   let gate: GrantGate
+  /// Where its storage document and shared files are kept, and their quota.
+  let data: PluginData
   /// Every reducer made for it, weakly: a reload swaps them all to the new version.
   private var cores: [WeakCore] = []
   /// Every session made for it, weakly: unloading cancels their effects.
@@ -48,8 +50,9 @@ public final class Plugin {
 
   init(
     manifest: PluginManifest, grants: PluginGrants, luaHost: LuaFeatureHost, feature: LuaFeature, gate: GrantGate,
-    meter: PluginMeter
+    meter: PluginMeter, data: PluginData
   ) {
+    self.data = data
     self.manifest = manifest
     self.grants = grants
     self.luaHost = luaHost
@@ -66,6 +69,12 @@ public final class Plugin {
   public var name: String { manifest.name }
   /// Its folder.
   public var folder: URL { manifest.folder }
+  /// Its data folder: its `deps.storage` document (`storage.json`, when the host offers it) and
+  /// its `lunar.shared` files (`shared/<key>.json`). See ``PluginHost/dataFolder(for:name:in:)``.
+  public var dataFolder: URL { data.folder }
+  /// What its storage document and shared files take together, and may take
+  /// (``PluginGrants/dataLimit``).
+  public var dataQuota: LuaDataQuota { data.quota }
   /// The main session's store.
   public var store: Store<LuaState, LuaValue> { main.store }
   /// The main session's state.
@@ -149,6 +158,7 @@ public final class Plugin {
     grants = newGrants
     gate.update(manifest: newManifest, granted: newGrants.capabilities)
     luaHost.vm.limits = newGrants.limits
+    data.quota.limit = newGrants.dataLimit
   }
 
   /// Stops the plugin: its reducers refuse every action from now on; returns the tasks of the

@@ -54,7 +54,7 @@ extension PluginHost {
         message: "its plugin.lua now names it \(manifest.name); a plugin keeps its name while loaded (unload it and load the folder again)",
         file: PluginManifest.fileName)
     }
-    let grants = try decideGrants(for: manifest, offered: offering(manifest))
+    let grants = try decideGrants(for: manifest, offered: offered(to: manifest, data: plugin.data))
     let feature = try loadFeature(manifest, in: plugin.luaHost)
     do throws(LuaFeatureError) {
       try plugin.swap(to: feature, manifest: manifest, grants: grants)

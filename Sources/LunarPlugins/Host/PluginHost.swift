@@ -1,4 +1,5 @@
 import Composable
+import Dependencies
 import Foundation
 import IssueReporting
 import LuaBridge
@@ -12,8 +13,7 @@ import LuaFeatures
 ///   var dependencies = LuaDependencies.builtIn
 ///   dependencies.offer(.http(.live))
 ///   dependencies.offer(.files(in: manifest.folder))
-///   dependencies.offer(.storage(file: LuaCapability.defaultStorageFile(for: manifest.name)))
-///   return dependencies
+///   return dependencies                        // storage: the host's, in the plugin's data folder
 /// }
 /// host.onEvent = { event in print(event) }
 /// host.loadAll(in: URL(fileURLWithPath: "plugins"))
@@ -24,6 +24,9 @@ import LuaFeatures
 /// - **Isolation.** Each plugin has its own ``LuaFeatureHost``: its VM (instruction budget, time
 ///   limit and memory ceiling), its dependencies, its shared values. A plugin that loops, raises
 ///   or runs out of memory fails alone; the others keep serving with their state.
+/// - **Data.** Each plugin's `deps.storage` document and `lunar.shared` files live in a data folder
+///   of its own, tied to its folder rather than to the name its manifest declares
+///   (``dataFolder(for:name:in:)``), and take at most its ``PluginGrants/dataLimit`` together.
 /// - **Grants.** The app offers dependencies per plugin (`offering`); the plugin reaches only
 ///   those its ``PluginPolicy`` granted, whatever else is offered.
 /// - **Lifecycle.** ``load(_:)``, ``unload(_:timeout:)`` (effects cancelled, the VM freed once
@@ -41,10 +44,19 @@ public final class PluginHost {
   public var limits: LuaVM.Limits
   /// The seed of `math.random` in plugins loaded from now on.
   public var randomSeed: UInt64
-  /// Where plugins' `lunar.shared` files go: `<folder>/<plugin>/shared/`. By default
-  /// `<data>/lunar/plugins`, where `<data>` is `$XDG_DATA_HOME` or `~/.local/share`; `nil` keeps
-  /// each plugin's shared values in memory.
-  public var sharedFolder: URL?
+  /// Where plugins keep their data: each plugin's `deps.storage` document and `lunar.shared` files
+  /// go to its own folder in it (``dataFolder(for:name:in:)``). By default ``defaultDataFolder``;
+  /// `nil` keeps every plugin's data in memory.
+  public var dataFolder: URL?
+  /// The bytes each plugin's storage document and shared files may take together, unless the
+  /// policy decides otherwise (`nil`: no limit). ``defaultDataLimit`` by default.
+  public var dataLimit: Int? = PluginHost.defaultDataLimit
+  /// Where plugins' data is read and written under ``dataFolder``: the `defaultFileStorage`
+  /// dependency when the host was made (the real file system, or memory under a test).
+  public var fileStorage: FileStorage
+  /// Whether the host offers each plugin `storage` in its data folder, when ``offering`` does not
+  /// offer a `storage` of its own.
+  public var offersStorage = true
   /// Receives what happens to the plugins. By default, errors and failures are reported as
   /// issues and printed text goes to standard output.
   public var onEvent: @MainActor (PluginEvent) -> Void = PluginHost.defaultEventHandler
@@ -68,15 +80,36 @@ public final class PluginHost {
     self.limits = limits
     self.randomSeed = randomSeed
     self.offering = offering
-    self.sharedFolder = Self.defaultDataFolder
+    self.dataFolder = Self.defaultDataFolder
+    @Dependency(\.defaultFileStorage) var fileStorage
+    self.fileStorage = fileStorage
   }
 
   /// Where plugins' data goes by default: `<data>/lunar/plugins`, where `<data>` is
-  /// `$XDG_DATA_HOME`, else `~/.local/share`. Each plugin's is `<this>/<plugin name>/`.
+  /// `$XDG_DATA_HOME`, else `~/.local/share`.
   public nonisolated static var defaultDataFolder: URL {
     // NB: `<data>/lunar/storage/<name>.json` is where Lunar keeps a feature's storage: two up is `<data>/lunar`.
     LuaCapability.defaultStorageFile(for: "plugins").deletingLastPathComponent().deletingLastPathComponent()
       .appendingPathComponent("plugins")
+  }
+
+  /// The bytes a plugin's storage document and shared files may take together by default: 16 MiB,
+  /// room for settings, drafts and backups, while each change still rewrites a whole document in
+  /// a fraction of a second.
+  public nonisolated static let defaultDataLimit = 16 << 20
+
+  /// The data folder of the plugin in `pluginFolder`, named `name`, under `root`:
+  /// `<root>/<name>-<16 hex digits>`, the digits the start of the SHA-256 of the plugin folder's
+  /// real path (symlinks resolved).
+  ///
+  /// Another folder declaring the same name gets another data folder: a plugin's data belongs to
+  /// the folder it was loaded from, not to the name its manifest declares. The name is only there
+  /// for people reading the folder. A plugin folder that moves starts with no data; its old data
+  /// stays where it was (move it into the new folder by hand).
+  public nonisolated static func dataFolder(for pluginFolder: URL, name: String, in root: URL) -> URL {
+    let path = pluginFolder.standardizedFileURL.resolvingSymlinksInPath().path
+    let digest = SHA256.hex(Array(path.utf8)).prefix(16)
+    return root.appendingPathComponent("\(name)-\(digest)", isDirectory: true)
   }
 
   /// The plugin named `name`, if loaded.
@@ -133,21 +166,24 @@ public final class PluginHost {
     if let loaded = plugins[manifest.name] {
       throw PluginError(
         .name, plugin: manifest.name, folder: folder,
-        message: "a plugin named \(manifest.name) is already loaded, from \(loaded.folder.path); plugins need names of their own")
+        message: """
+          \(folder.path) declares the name \(manifest.name), but a plugin of that name is already loaded, from \
+          \(loaded.folder.path); it was not loaded (plugins need names of their own: rename one of them; \
+          their data is kept apart either way)
+          """)
     }
-    let offered = offering(manifest)
+    let data = makeData(for: manifest)
+    let offered = offered(to: manifest, data: data)
     let grants = try decideGrants(for: manifest, offered: offered)
+    data.quota.limit = grants.dataLimit
     let gate = GrantGate(manifest: manifest, granted: grants.capabilities, policy: policy)
     luaHost.vm.limits = grants.limits
     luaHost.dependencies = gate.guarding(offered)
-    // NB: a plugin's shared values are its own: another plugin declaring the same key neither sees
-    //     them in memory nor shares their file.
-    if let sharedFolder {
-      luaHost.shared.reset(registry: SharedRegistry(), fileStorage: luaHost.shared.fileStorage)
-      luaHost.shared.folder = sharedFolder.appendingPathComponent(manifest.name).appendingPathComponent("shared")
-    } else {
-      luaHost.shared.reset(registry: SharedRegistry(), fileStorage: .inMemory())
-    }
+    // NB: a plugin's shared values are its own: another plugin declaring the same key (or the
+    //     same name) neither sees them in memory nor shares their file.
+    luaHost.shared.reset(registry: SharedRegistry(), fileStorage: data.fileStorage)
+    luaHost.shared.folder = data.sharedFolder
+    luaHost.shared.quota = data.quota
     let meter = PluginMeter()
     let name = manifest.name
     luaHost.onError = { [weak self] error in
@@ -158,7 +194,28 @@ public final class PluginHost {
       MainActor.assumeIsolated { self?.onEvent(.printed(plugin: name, text: text)) }
     }
     let feature = try loadFeature(manifest, in: luaHost)
-    return Plugin(manifest: manifest, grants: grants, luaHost: luaHost, feature: feature, gate: gate, meter: meter)
+    return Plugin(
+      manifest: manifest, grants: grants, luaHost: luaHost, feature: feature, gate: gate, meter: meter,
+      data: data)
+  }
+
+  /// What the app offers the plugin of `manifest`, and `storage` in its data folder unless the
+  /// app offers one of its own.
+  func offered(to manifest: PluginManifest, data: PluginData) -> LuaDependencies {
+    var offered = offering(manifest)
+    if offersStorage, !offered.offered.contains("storage") { offered.offer(data.storage) }
+    return offered
+  }
+
+  /// Where the plugin of `manifest` keeps its data, and its quota (the limit set once its grants
+  /// are decided).
+  private func makeData(for manifest: PluginManifest) -> PluginData {
+    let root = dataFolder ?? Self.defaultDataFolder
+    let folder = Self.dataFolder(for: manifest.folder, name: manifest.name, in: root)
+    if dataFolder != nil { PluginData.noteEarlierLayout(of: manifest.name, in: root, now: folder) }
+    return PluginData(
+      folder: folder, fileStorage: dataFolder == nil ? .inMemory() : fileStorage,
+      quota: LuaDataQuota(limit: dataLimit, owner: "plugin \(manifest.name)"))
   }
 
   /// What the policy grants `manifest`, after checking that the app offers what it asks for.
@@ -175,7 +232,7 @@ public final class PluginHost {
         file: PluginManifest.fileName, line: ManifestSource(try? String(contentsOf: manifest.file, encoding: .utf8))
           .line(of: ["capabilities", missing]))
     }
-    return policy.decide(manifest, PluginGrants(capabilities: manifest.capabilities, limits: limits))
+    return policy.decide(manifest, PluginGrants(capabilities: manifest.capabilities, limits: limits, dataLimit: dataLimit))
   }
 
   func loadFeature(_ manifest: PluginManifest, in luaHost: LuaFeatureHost) throws(PluginError) -> LuaFeature {

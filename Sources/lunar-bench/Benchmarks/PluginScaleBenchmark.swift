@@ -70,7 +70,7 @@ struct PluginScaleBenchmark {
       dependencies.offer(.storage(file: URL(fileURLWithPath: "/storage.json"), fileStorage: .inMemory()))
       return dependencies
     }
-    host.sharedFolder = nil
+    host.dataFolder = nil
     return host
   }
 

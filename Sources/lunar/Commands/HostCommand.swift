@@ -74,6 +74,11 @@ struct HostCommand: AsyncParsableCommand {
   @Option(help: "Seed of math.random.")
   var seed: UInt64 = 0
 
+  @Option(help: ArgumentHelp(
+    "Megabytes each plugin's storage document and shared files may take together (0: no limit).",
+    valueName: "MB"))
+  var dataLimit: Int = PluginHost.defaultDataLimit >> 20
+
   @OptionGroup(title: "Devtools")
   var devtools: DevtoolsOptions
 
@@ -90,6 +95,9 @@ struct HostCommand: AsyncParsableCommand {
       guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty }) else {
         throw ValidationError("--deny takes a capability (http) or a plugin and a capability (dogs:http), got '\(entry)'")
       }
+    }
+    guard dataLimit >= 0, dataLimit <= 1 << 30 else {
+      throw ValidationError("--data-limit must be from 0 to \(1 << 30) megabytes, got \(dataLimit)")
     }
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -121,10 +129,12 @@ struct HostCommand: AsyncParsableCommand {
     let mode = deps
     let host = PluginHost(policy: policy, limits: limits.limits, randomSeed: seed) { manifest in
       var dependencies = HostDependencies.dependencies(mode: mode, root: manifest.folder)
-      // NB: a plugin's data is its own, whatever `$LUNAR_STORAGE` says for `lunar run`.
-      dependencies.offer(.storage(file: Self.storageFile(for: manifest.name)))
+      // NB: a plugin's data is its own, whatever `$LUNAR_STORAGE` says for `lunar run`: the host
+      //     offers `storage` in the plugin's data folder, within its quota.
+      for name in dependencies.names where name.hasPrefix("storage.") { dependencies.remove(name) }
       return dependencies
     }
+    host.dataLimit = dataLimit == 0 ? nil : dataLimit << 20
     let root = URL(fileURLWithPath: folder, isDirectory: true).standardizedFileURL
     let session = HostSession(host: host, folder: root, output: output, scripted: scripted)
     let server = try await serveDevtools(session)
@@ -195,12 +205,6 @@ struct HostCommand: AsyncParsableCommand {
     } catch {
       throw ValidationError("\(error)")
     }
-  }
-
-  /// A plugin's `deps.storage` document: `<data>/lunar/plugins/<name>/storage.json`, next to its
-  /// shared files.
-  static func storageFile(for plugin: String) -> URL {
-    PluginHost.defaultDataFolder.appendingPathComponent(plugin).appendingPathComponent("storage.json")
   }
 
   /// The shell's prompt: the plugin in use, then `> `.

@@ -25,7 +25,7 @@ final class PluginHarness {
       dependencies.sync("greeting.make") { (name: String) in "Hello, \(name)!" }
       return dependencies
     }
-    host.sharedFolder = nil
+    host.dataFolder = nil
     host.onEvent = { [weak self] event in self?.record(event) }
   }
 

@@ -46,32 +46,25 @@ extension LuaCapability {
   }
 }
 
-/// The confinement behind `deps.files`: paths resolve inside one folder or not at all.
+/// The confinement behind `deps.files`: paths resolve inside one folder or not at all
+/// (``ConfinedFolder``).
 struct FilesAccess: Sendable {
   /// The largest file `read` returns: 64 MiB.
   static let maximumFileSize = 64 << 20
 
+  private let folder: ConfinedFolder
   let root: URL
 
   init(root: URL) {
-    self.root = root.standardizedFileURL.resolvingSymlinksInPath()
+    self.folder = ConfinedFolder(root: root, name: "the feature's folder")
+    self.root = folder.resolvedRoot
   }
 
-  struct Refusal: Error, CustomStringConvertible {
-    let description: String
-  }
+  typealias Refusal = ConfinedFolder.Refusal
 
   /// `path` inside the folder, symlinks resolved, or the reason it is refused.
   func resolve(_ path: String) throws(Refusal) -> URL {
-    if path.hasPrefix("/") || path.hasPrefix("~") { throw Refusal(description: "'\(path)' is absolute: paths are relative to the feature's folder") }
-    if path.contains("\0") { throw Refusal(description: "a path cannot contain a NUL byte") }
-    let segments = path.split(separator: "/", omittingEmptySubsequences: true)
-    if segments.contains("..") { throw Refusal(description: "'\(path)' uses '..': paths stay inside the feature's folder") }
-    let file = segments.reduce(root) { $0.appendingPathComponent(String($1)) }.standardizedFileURL.resolvingSymlinksInPath()
-    guard file.path == root.path || file.path.hasPrefix(root.path + "/") else {
-      throw Refusal(description: "'\(path)' leads out of the feature's folder (through a symlink)")
-    }
-    return file
+    try folder.resolve(path)
   }
 
   func read(_ path: String) throws(Refusal) -> [UInt8] {

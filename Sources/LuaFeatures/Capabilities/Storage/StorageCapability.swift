@@ -22,11 +22,18 @@ extension LuaCapability {
   /// > Important: Every change rewrites the whole document: it suits settings, drafts and backups
   /// > of a few megabytes, not a database.
   ///
+  /// The document is reached through a ``LuaDataFolder`` over its folder: a symlink in its place
+  /// that leads out of the folder is refused (the document is then never written over), and with
+  /// a `quota`, a `set` that would take the owner's documents over it fails, naming the sizes, and
+  /// the document keeps what it had.
+  ///
   /// - Parameters:
   ///   - file: The feature's document, e.g. `~/.local/share/lunar/storage/<feature>.json`.
   ///   - fileStorage: Where it is read and written (in memory in tests).
-  public static func storage(file: URL, fileStorage: FileStorage = .fileSystem) -> LuaCapability {
-    let document = StorageDocument(file: file, storage: fileStorage)
+  ///   - quota: The bytes its owner's documents may take together (`nil`: no limit).
+  public static func storage(file: URL, fileStorage: FileStorage = .fileSystem, quota: LuaDataQuota? = nil) -> LuaCapability {
+    let folder = LuaDataFolder(file.deletingLastPathComponent(), storage: fileStorage, quota: quota)
+    let document = StorageDocument(file: file, storage: folder.fileStorage)
     @Sendable func key(_ arguments: [LuaValue], _ name: String) throws -> LuaString {
       guard case let .string(key)? = arguments.first, !key.bytes.isEmpty else {
         throw LuaDependencyError(name: name, message: "expects a key (a non-empty string), got \((arguments.first ?? .nil).luaType)")

@@ -55,6 +55,8 @@ final class StorageDocument: @unchecked Sendable {
       }
       do {
         try storage.save(Data(bytes), file)
+      } catch let error as LuaDataQuotaError {
+        throw StorageError("cannot save \"\(key)\" to \(file.path): \(error); the document keeps what it had")
       } catch {
         throw StorageError("cannot write \(file.path): \(error)")
       }

@@ -221,10 +221,6 @@ local features = setmetatable({}, { __mode = "k" })
 -- Shared state: lunar.shared(key, { default = …, storage = "memory" | "file" }) declares a value
 -- the host keeps (Swift's Shared), placed in a feature's state by `shared = { field = … }`.
 
-local SharedDeclaration = { __name = "lunar.shared", __metatable = "lunar.shared" }
-local sharedDeclarations = setmetatable({}, { __mode = "k" })
-local STORAGES = { memory = true, file = true }
-
 local function copyValue(v, depth)
   if type(v) ~= "table" then return v end
   if depth > 200 then error("shared default nested too deeply (over 200 levels)", 0) end
@@ -233,10 +229,30 @@ local function copyValue(v, depth)
   return copy
 end
 
+-- NB: a declaration is an empty handle; what it declares is kept where the script cannot reach
+--     it (`sharedDeclarations[handle]`), so that what was checked is what is used: a key changed
+--     afterwards could otherwise name another file.
+local sharedDeclarations = setmetatable({}, { __mode = "k" })
+local SharedDeclaration = {
+  __name = "lunar.shared",
+  __metatable = "lunar.shared",
+  __index = function(handle, field)
+    local declared = sharedDeclarations[handle]
+    if field == "default" then return copyValue(declared.default, 0) end
+    return declared[field]
+  end,
+  __newindex = function(handle, field)
+    error("lunar.shared(" .. describe(sharedDeclarations[handle].key) .. ") cannot be changed after it is made " ..
+      "(tried to set " .. describe(field) .. "): declare another value with lunar.shared instead", 2)
+  end,
+}
+local STORAGES = { memory = true, file = true }
+
 --- lunar.shared("settings", { default = { theme = "light" }, storage = "file" })
 function lunar.shared(key, options)
-  if type(key) ~= "string" or not key:match("^[%w_%.%-]+$") or key:sub(1, 1) == "." then
-    error("lunar.shared needs a key of letters, digits, `_`, `-` and `.` (like \"settings\"), got " .. describe(key), 2)
+  if type(key) ~= "string" or not key:match("^[%w_%.%-]+$") or key:sub(1, 1) == "." or #key > 100 then
+    error("lunar.shared needs a key of letters, digits, `_`, `-` and `.` (like \"settings\", at most 100), got " ..
+      describe(key), 2)
   end
   if options ~= nil and type(options) ~= "table" then
     error("lunar.shared(" .. describe(key) .. ", options) expects { default = …, storage = \"memory\" | \"file\" }, " ..
@@ -254,10 +270,9 @@ function lunar.shared(key, options)
   if t == "function" or t == "userdata" or t == "thread" then
     error("lunar.shared(" .. describe(key) .. "): the default must be data, got " .. describe(options.default), 2)
   end
-  local declaration =
-    setmetatable({ key = key, storage = storage, default = copyValue(options.default, 0) }, SharedDeclaration)
-  sharedDeclarations[declaration] = true
-  return declaration
+  local handle = setmetatable({}, SharedDeclaration)
+  sharedDeclarations[handle] = { key = key, storage = storage, default = copyValue(options.default, 0) }
+  return handle
 end
 
 -- The feature's initial state with each shared field holding its default (the host replaces it
@@ -268,10 +283,11 @@ function withShared(name, initial, shared)
   end
   local state, fields = {}, {}
   for k, v in pairs(initial) do state[k] = v end
-  for field, declaration in pairs(shared) do
-    if type(field) ~= "string" or not sharedDeclarations[declaration] then
+  for field, handle in pairs(shared) do
+    local declaration = sharedDeclarations[handle]
+    if type(field) ~= "string" or not declaration then
       error("feature " .. name .. ": `shared` maps field names to lunar.shared(…), got " .. describe(field) ..
-        " = " .. describe(declaration), 3)
+        " = " .. describe(handle), 3)
     end
     if initial[field] ~= nil then
       error("feature " .. name .. ": `" .. field .. "` is both in `initial` and in `shared`; " ..

@@ -239,6 +239,18 @@ let package = Package(
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
       ]
     ),
+    // Fuzz targets for every parser of untrusted input (action lines, JSON, Lua values, manifests,
+    // recordings, HTTP recordings, devtools messages): a library the corpus tests replay, and an
+    // executable that scripts/fuzz links with libFuzzer. The shipped `lunar` links neither.
+    .target(name: "CLunarFuzz"),
+    .target(
+      name: "LunarFuzzing",
+      dependencies: ["LuaBridge", "LuaFeatures", "LunarHostSupport", "LunarPlugins", "LunarDevtools"]
+    ),
+    .executableTarget(
+      name: "lunar-fuzz",
+      dependencies: ["LunarFuzzing", "CLunarFuzz"]
+    ),
     // NB: helpers the test targets share; no product links it.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(
@@ -294,6 +306,11 @@ let package = Package(
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ],
       resources: [.copy("Hostile")]
+    ),
+    .testTarget(
+      name: "LunarFuzzingTests",
+      dependencies: ["LunarFuzzing"],
+      exclude: ["Corpus"]
     ),
     .testTarget(
       name: "LunarCLITests",

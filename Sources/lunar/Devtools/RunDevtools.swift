@@ -2,6 +2,7 @@ import Foundation
 import LuaBridge
 import LuaFeatures
 import LunarDevtools
+import LunarHostSupport
 
 /// `lunar run --devtools`: the devtools page of a ``RunSession``.
 ///

@@ -2,6 +2,7 @@ import ConcurrencyExtras
 import Foundation
 import LuaBridge
 import LuaFeatures
+import LunarHostSupport
 
 /// Writes a session as JSON lines — the state it starts from, every action (typed or sent by an
 /// effect) with the state after it, and every dependency call with its result — so that

@@ -2,6 +2,7 @@ import CustomDump
 import Foundation
 import LuaBridge
 import LuaFeatures
+import LunarHostSupport
 
 /// Compares a replay with its recording, action by action: the same actions in the same order,
 /// each leading to the recorded state. Keeps the first difference.

@@ -1,5 +1,6 @@
 import Foundation
 import LuaBridge
+import LunarHostSupport
 
 /// Turns a recorded session into an exhaustive `lunar.test` file: the bug you met at the prompt,
 /// as a regression test that passes at once and fails as soon as the feature behaves otherwise.

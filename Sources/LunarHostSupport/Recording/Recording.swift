@@ -14,48 +14,48 @@ import LuaFeatures
 /// ```
 ///
 /// ``Replay`` runs it again; ``RecordingTestWriter`` turns it into a `*_test.lua`.
-struct Recording {
+package struct Recording {
   /// One action the feature reduced.
-  struct Step {
+  package struct Step {
     /// Typed in (or piped), or sent by an effect.
-    var fromInput: Bool
-    var action: LuaValue
+    package var fromInput: Bool
+    package var action: LuaValue
     /// The state right after the action; `nil` in recordings of earlier versions for actions of
     /// effects.
-    var state: LuaValue?
+    package var state: LuaValue?
     /// Seconds since the session started, when the action came.
-    var time: Double?
+    package var time: Double?
   }
 
   /// How the session ended.
-  struct End {
+  package struct End {
     /// Seconds since the session started.
-    var time: Double
+    package var time: Double
     /// Effects still running then (they were cancelled when the session stopped).
-    var running: Int
+    package var running: Int
   }
 
   /// The feature script, as `lunar run` was given it.
-  var feature: String
-  var seed: UInt64
+  package var feature: String
+  package var seed: UInt64
   /// The format's version: 1 (early recordings: no initial state, no times) or 2.
-  var version = 1
+  package var version = 1
   /// The Lua clients the feature uses, which a test runs for real over mocked capabilities.
-  var clients: [String] = []
+  package var clients: [String] = []
   /// The state the session started from, shared values included; `nil` in version 1.
-  var initialState: LuaValue?
+  package var initialState: LuaValue?
   /// The `deps.storage` document when the session started (`nil`: none, or not recorded).
-  var storage: LuaValue?
+  package var storage: LuaValue?
   /// Every action the feature reduced, in order.
-  var steps: [Step] = []
+  package var steps: [Step] = []
   /// Recorded dependency results, by name, in call order.
-  var results: [String: [RecordedResult]] = [:]
+  package var results: [String: [RecordedResult]] = [:]
   /// Errors the session showed (reducer, effect, input): a faithful replay shows as many.
-  var errors = 0
-  var end: End?
+  package var errors = 0
+  package var end: End?
 
   /// Input actions, each with how many actions effects had sent before it: replay waits for them.
-  var inputs: [(action: LuaValue, effectActionsBefore: Int)] {
+  package var inputs: [(action: LuaValue, effectActionsBefore: Int)] {
     var effects = 0
     var inputs: [(LuaValue, Int)] = []
     for step in steps {
@@ -65,10 +65,10 @@ struct Recording {
   }
 
   /// How many actions effects sent in the whole recording.
-  var effectActions: Int { steps.count { !$0.fromInput } }
+  package var effectActions: Int { steps.count { !$0.fromInput } }
 
   /// Reads a recording file.
-  init(contentsOf path: String) throws {
+  package init(contentsOf path: String) throws {
     guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
       throw RecordError("cannot read \(path)")
     }
@@ -76,7 +76,7 @@ struct Recording {
   }
 
   /// Reads a recording from its text; `name` is what errors call it (`session.jsonl:3: …`).
-  init(text: String, name: String) throws {
+  package init(text: String, name: String) throws {
     var feature: String?
     seed = 0
     self.feature = ""
@@ -126,7 +126,7 @@ struct Recording {
 
   /// Whether two states are the same, taking `3` for `3.0`: recordings made by earlier versions of
   /// lunar wrote floats with integral values without their point.
-  static func sameThroughJSON(_ lhs: LuaValue, _ rhs: LuaValue) -> Bool {
+  package static func sameThroughJSON(_ lhs: LuaValue, _ rhs: LuaValue) -> Bool {
     func normalized(_ value: LuaValue) -> LuaValue {
       switch value {
       case let .number(number): return Int64(exactly: number).map(LuaValue.integer) ?? value
@@ -140,7 +140,7 @@ struct Recording {
 
   /// Dependencies answering each call with the next recorded result for its name: nothing live is
   /// reached (no file, no network, no clock).
-  func replaying(_ names: [String], kinds: LuaDependencies) -> (LuaDependencies, ReplayQueue) {
+  package func replaying(_ names: [String], kinds: LuaDependencies) -> (LuaDependencies, ReplayQueue) {
     let queue = ReplayQueue(results)
     var dependencies = LuaDependencies()
     for name in names {
@@ -157,12 +157,12 @@ struct Recording {
 
 /// A recorded dependency result: a value, the error the call threw, or a call that was cancelled
 /// before it answered (the session stopped, or its effect was cancelled).
-enum RecordedResult: Sendable, Equatable {
+package enum RecordedResult: Sendable, Equatable {
   case value(LuaValue)
   case error(String)
   case cancelled
 
-  init(line: LuaValue) {
+  package init(line: LuaValue) {
     if line["cancelled"].boolValue == true {
       self = .cancelled
     } else if let message = line["error"].stringValue {
@@ -173,7 +173,7 @@ enum RecordedResult: Sendable, Equatable {
   }
 }
 
-struct RecordError: Error, CustomStringConvertible {
-  let description: String
-  init(_ description: String) { self.description = description }
+package struct RecordError: Error, CustomStringConvertible {
+  package let description: String
+  package init(_ description: String) { self.description = description }
 }

@@ -2,7 +2,7 @@ import Foundation
 import LuaBridge
 
 /// The recorded dependency results still to hand out during a replay, by name, in call order.
-final class ReplayQueue: @unchecked Sendable {
+package final class ReplayQueue: @unchecked Sendable {
   private let lock = NSLock()
   private var results: [String: [RecordedResult]]
   /// Calls made beyond what the recording holds, by name: a replay that waits for effect actions
@@ -10,14 +10,14 @@ final class ReplayQueue: @unchecked Sendable {
   private var overdrawnNames: [String] = []
 
   /// The names of the calls made beyond what the recording holds, in order.
-  var overdrawn: [String] { lock.withLock { overdrawnNames } }
+  package var overdrawn: [String] { lock.withLock { overdrawnNames } }
 
-  init(_ results: [String: [RecordedResult]]) {
+  package init(_ results: [String: [RecordedResult]]) {
     self.results = results
   }
 
   /// The next result of a synchronous call.
-  func next(_ name: String) throws -> LuaValue {
+  package func next(_ name: String) throws -> LuaValue {
     switch take(name) {
     case let .value(value)?: return value
     case let .error(message)?: throw RecordError(message)
@@ -28,7 +28,7 @@ final class ReplayQueue: @unchecked Sendable {
 
   /// The next result of an asynchronous call. A call the recording saw cancelled (or did not see
   /// at all: the session stopped first) waits until its effect is cancelled, as it did then.
-  func nextAwaiting(_ name: String) async throws -> LuaValue {
+  package func nextAwaiting(_ name: String) async throws -> LuaValue {
     switch take(name) {
     case let .value(value)?: return value
     case let .error(message)?: throw RecordError(message)

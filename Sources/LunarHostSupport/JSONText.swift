@@ -7,20 +7,20 @@ import LuaBridge
 /// Event objects are `[String: Any]` with fixed ASCII keys; their values may be Swift scalars,
 /// arrays and dictionaries, `NSNull`, or ``LuaValue``s (states, actions), which are written exactly
 /// or refused (a string that is not UTF-8, NaN, infinities).
-enum JSONText {
+package enum JSONText {
   /// Deeper than any value a VM hands over (its data limit, 100 by default), plus the event around it.
-  static let depthLimit = LuaVM.Limits.default.dataDepth + 28
+  package static let depthLimit = LuaVM.Limits.default.dataDepth + 28
 
   /// `object` as one line of JSON.
   ///
   /// - Throws: ``LuaJSONError`` naming the field that cannot be written (`state.ratio: NaN …`).
-  static func line(_ object: [String: Any]) throws(LuaJSONError) -> String {
+  package static func line(_ object: [String: Any]) throws(LuaJSONError) -> String {
     try LuaJSONEncoder(depthLimit: depthLimit).encodeText(value(object))
   }
 
   /// `object` as one line of JSON; when a value cannot be written, an error event that says why
   /// instead (the host goes on).
-  static func encode(_ object: [String: Any]) -> String {
+  package static func encode(_ object: [String: Any]) -> String {
     do {
       return try line(object)
     } catch {
@@ -29,13 +29,13 @@ enum JSONText {
   }
 
   /// Why `object` could not be written, in words.
-  static func unwritable(_ object: [String: Any], _ error: LuaJSONError) -> String {
+  package static func unwritable(_ object: [String: Any], _ error: LuaJSONError) -> String {
     let name = (object["event"] as? String).map { "the \($0) event" } ?? (object["kind"] as? String).map { "the \($0) line" } ?? "a line"
     return "\(name) cannot be written as JSON: \(error)"
   }
 
   /// An error event, which can always be written.
-  static func errorLine(kind: String, message: String) -> String {
+  package static func errorLine(kind: String, message: String) -> String {
     let event: LuaValue = ["event": "error", "kind": .text(kind), "message": .text(message), "file": nil, "line": nil]
     // NB: the message is Swift text (valid UTF-8) and the rest is fixed: this cannot fail.
     return (try? LuaJSONEncoder().encodeText(event)) ?? #"{"event":"error","kind":"output"}"#
@@ -43,7 +43,7 @@ enum JSONText {
 
   /// `text`, cut after `limit` characters with a note of its full length, so that one huge line
   /// of input does not flood the output.
-  static func shortened(_ text: String, limit: Int = 200) -> String {
+  package static func shortened(_ text: String, limit: Int = 200) -> String {
     let count = text.count
     guard count > limit else { return text }
     return "\(text.prefix(limit))… (\(count) characters)"
@@ -51,7 +51,7 @@ enum JSONText {
 
   /// A Swift value of an event as a ``LuaValue``. Dictionary keys are Swift strings, so two of them
   /// are never the same bytes.
-  static func value(_ any: Any) -> LuaValue {
+  package static func value(_ any: Any) -> LuaValue {
     switch any {
     case let value as LuaValue: return value
     case let string as LuaString: return .string(string)

@@ -1,4 +1,5 @@
 import LuaBridge
+import LuaFeatures
 
 /// What a host gives one plugin: the capabilities it may reach, and the limits of its VM.
 public struct PluginGrants: Sendable, Equatable {
@@ -6,11 +7,27 @@ public struct PluginGrants: Sendable, Equatable {
   public var capabilities: PluginCapabilities
   /// The limits of the plugin's own VM: instructions and time per call, memory.
   public var limits: LuaVM.Limits
+  /// The most bytes of one response's body `http` brings in for the plugin (a recording's too);
+  /// `nil` for ``defaultHTTPResponseBytes(for:)``. The host stops reading an answer past it.
+  public var httpResponseBytes: Int?
 
   /// Grants from their parts.
-  public init(capabilities: PluginCapabilities, limits: LuaVM.Limits = .default) {
+  public init(capabilities: PluginCapabilities, limits: LuaVM.Limits = .default, httpResponseBytes: Int? = nil) {
     self.capabilities = capabilities
     self.limits = limits
+    self.httpResponseBytes = httpResponseBytes
+  }
+
+  /// The limit of a response's body that applies: ``httpResponseBytes``, else
+  /// ``defaultHTTPResponseBytes(for:)`` of ``limits``.
+  public var effectiveHTTPResponseBytes: Int {
+    httpResponseBytes ?? Self.defaultHTTPResponseBytes(for: limits)
+  }
+
+  /// A plugin's limit of a response's body when its grants set none: its VM's memory limit
+  /// (a body it cannot hold is not worth reading), and at most 64 MiB.
+  public static func defaultHTTPResponseBytes(for limits: LuaVM.Limits) -> Int {
+    min(limits.memoryBytes ?? .max, HTTPRequest.defaultMaximumResponseBytes)
   }
 }
 

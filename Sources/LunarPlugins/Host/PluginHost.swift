@@ -137,7 +137,7 @@ public final class PluginHost {
     }
     let offered = offering(manifest)
     let grants = try decideGrants(for: manifest, offered: offered)
-    let gate = GrantGate(manifest: manifest, granted: grants.capabilities, policy: policy)
+    let gate = GrantGate(manifest: manifest, granted: grants, policy: policy)
     luaHost.vm.limits = grants.limits
     luaHost.dependencies = gate.guarding(offered)
     // NB: a plugin's shared values are its own: another plugin declaring the same key neither sees

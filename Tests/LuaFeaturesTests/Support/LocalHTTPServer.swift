@@ -7,7 +7,10 @@ import TestSupport
 /// - `/status/<code>`: that status, body `status <code>`;
 /// - `/slow`: after 5 seconds, 200;
 /// - `/binary`: 200, the bytes 0…255;
-/// - `/redirect`: 302 to `/echo?redirected=1`.
+/// - `/redirect`: 302 to `/echo?redirected=1`;
+/// - `/big/<bytes>`: 200 with a `Content-Length` of that many bytes, then the bytes;
+/// - `/stream/<bytes>`: 200 without a length, that many bytes, then the connection closes.
+///   Both log `SENT <bytes written>` once they stop (done, or the client hung up).
 ///
 /// Every request is logged (`requests()`), so a test can tell whether the network was used.
 final class LocalHTTPServer: @unchecked Sendable {
@@ -49,6 +52,26 @@ final class LocalHTTPServer: @unchecked Sendable {
                 self.send_header("Location", "/echo?redirected=1")
                 self.send_header("Content-Length", "0")
                 self.end_headers()
+            elif self.path.startswith("/big/") or self.path.startswith("/stream/"):
+                size = int(self.path.split("/")[2])
+                self.send_response(200)
+                self.send_header("Content-Type", "application/octet-stream")
+                if self.path.startswith("/big/"):
+                    self.send_header("Content-Length", str(size))
+                else:
+                    self.send_header("Connection", "close")
+                    self.close_connection = True
+                self.end_headers()
+                chunk, sent = b"x" * 65536, 0
+                try:
+                    while sent < size:
+                        piece = chunk[:size - sent]
+                        self.wfile.write(piece)
+                        sent += len(piece)
+                    self.wfile.flush()
+                except OSError:
+                    self.close_connection = True
+                sys.stderr.write("SENT %d\n" % sent); sys.stderr.flush()
             elif self.path == "/binary":
                 self.answer(200, bytes(range(256)), "application/octet-stream")
             else:
@@ -95,6 +118,20 @@ final class LocalHTTPServer: @unchecked Sendable {
     lock.withLock { log }.split(separator: "\n").compactMap { line in
       line.hasPrefix("REQUEST ") ? String(line.dropFirst(8)) : nil
     }
+  }
+
+  /// The bytes a `/big` or `/stream` answer wrote before it stopped, once it has (waiting up to
+  /// `timeout` seconds); `nil` if none has stopped.
+  func bytesSent(timeout: Double = 10) -> Int? {
+    let deadline = Date().addingTimeInterval(timeout)
+    repeat {
+      let sent = lock.withLock { log }.split(separator: "\n").compactMap { line in
+        line.hasPrefix("SENT ") ? Int(line.dropFirst(5)) : nil
+      }
+      if let last = sent.last { return last }
+      Thread.sleep(forTimeInterval: 0.05)
+    } while Date() < deadline
+    return nil
   }
 
   func stop() {

@@ -206,6 +206,26 @@ import Testing
     #expect(store.state.body.stringValue?.utf8.count == 1 << 20)
   }
 
+  @Test func aChunkedBodyIsReadWhole() async throws {
+    let (store, _) = try makeStore(.live, maximumResponseBytes: 1 << 20)
+    await send(store, ["type": "get", "url": .text(server.url + "/chunked/200000")])
+
+    #expect(store.state.status == 200)
+    #expect(store.state.body.stringValue == String(repeating: "x", count: 200_000))
+  }
+
+  @Test func aChunkedBodyPastTheLimitStopsBeingReadThere() async throws {
+    let (store, _) = try makeStore(.live, maximumResponseBytes: 1 << 20)
+    let url = server.url + "/chunked/268435456"
+    await send(store, ["type": "get", "url": .text(url)])
+
+    #expect(store.state.message.stringValue?.hasSuffix(
+      "deps.http.get failed: the answer from \(url) is longer than 1048576 bytes, the most a response may have here") == true,
+      "\(store.state.message)")
+    let sent = try #require(server.bytesSent())
+    #expect(sent < 64 << 20, "the server wrote \(sent) bytes of 256 MiB")
+  }
+
   @Test func aDeclaredLengthPastTheLimitIsRefusedBeforeTheBodyIsRead() async throws {
     let (store, _) = try makeStore(.live, maximumResponseBytes: 1 << 20)
     let url = server.url + "/big/268435456"

@@ -10,7 +10,8 @@ import TestSupport
 /// - `/redirect`: 302 to `/echo?redirected=1`;
 /// - `/big/<bytes>`: 200 with a `Content-Length` of that many bytes, then the bytes;
 /// - `/stream/<bytes>`: 200 without a length, that many bytes, then the connection closes.
-///   Both log `SENT <bytes written>` once they stop (done, or the client hung up).
+/// - `/chunked/<bytes>`: 200 in chunks of at most 64 KiB, that many bytes in all.
+///   The three log `SENT <bytes written>` once they stop (done, or the client hung up).
 ///
 /// Every request is logged (`requests()`), so a test can tell whether the network was used.
 final class LocalHTTPServer: @unchecked Sendable {
@@ -52,11 +53,13 @@ final class LocalHTTPServer: @unchecked Sendable {
                 self.send_header("Location", "/echo?redirected=1")
                 self.send_header("Content-Length", "0")
                 self.end_headers()
-            elif self.path.startswith("/big/") or self.path.startswith("/stream/"):
-                size = int(self.path.split("/")[2])
+            elif self.path.split("/")[1] in ("big", "stream", "chunked"):
+                size, chunked = int(self.path.split("/")[2]), self.path.startswith("/chunked/")
                 self.send_response(200)
                 self.send_header("Content-Type", "application/octet-stream")
-                if self.path.startswith("/big/"):
+                if chunked:
+                    self.send_header("Transfer-Encoding", "chunked")
+                elif self.path.startswith("/big/"):
                     self.send_header("Content-Length", str(size))
                 else:
                     self.send_header("Connection", "close")
@@ -66,8 +69,10 @@ final class LocalHTTPServer: @unchecked Sendable {
                 try:
                     while sent < size:
                         piece = chunk[:size - sent]
-                        self.wfile.write(piece)
+                        self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece) if chunked else piece)
                         sent += len(piece)
+                    if chunked:
+                        self.wfile.write(b"0\r\n\r\n")
                     self.wfile.flush()
                 except OSError:
                     self.close_connection = True

@@ -48,6 +48,22 @@ import Testing
     Case(grants: ["localhost"], url: "http://localhost.:80/", result: "200"),
   ]
 
+  @Test func aURLLunarDoesNotReadIsRefusedBeforeAnAppsOwnHTTPFunction() async throws {
+    let called = LockIsolated(false)
+    var offered = LuaDependencies.builtIn
+    offered.register("http.get", .async { _ in
+      called.setValue(true)
+      return ["status": 200]
+    })
+    let asked = PluginCapabilities(["http"], httpHosts: ["dog.ceo"])
+    let text = try await GrantTests().result(
+      of: ["type": "get", "url": "http://0x7f.1/"], asked: asked, grants: PluginGrants(capabilities: asked), offered: offered)
+    #expect(text.hasSuffix(
+      #"deps.http.get failed: request url "http://0x7f.1/" is refused: its host is an IPv4 address not written as four decimal numbers like 127.0.0.1"#),
+      "\(text)")
+    #expect(called.value == false)
+  }
+
   @Test(arguments: cases)
   func aCraftedURLReachesOnlyWhatWasGranted(_ c: Case) async throws {
     let seen = LockIsolated<[HTTPRequest]>([])

@@ -76,18 +76,19 @@ final class GrantGate: Sendable {
     return guarded
   }
 
-  /// Throws unless the plugin may call `function` of `capability` with `arguments`.
-  func check(_ capability: String, function: String, arguments: [LuaValue]) throws(PluginGrantError) {
+  /// Throws unless the plugin may call `function` of `capability` with `arguments`: a
+  /// ``PluginGrantError``, or for a URL Lunar does not read as one, the request error.
+  func check(_ capability: String, function: String, arguments: [LuaValue]) throws {
     let current = self.current.value
     guard current.granted.contains(capability) else {
       throw PluginGrantError(plugin: plugin, capability: capability, remedy: remedy(for: capability, current))
     }
     guard capability == "http", current.granted.httpHosts != nil,
-      let text = LuaCapability.httpURL(of: function, arguments: arguments),
-      // NB: the parser the capability reads the request with: a URL it refuses never reaches a
-      //     transport, and is reported there as a bad request.
-      let url = try? HTTPURL(parsing: text)
+      let text = LuaCapability.httpURL(of: function, arguments: arguments)
     else { return }
+    // NB: refused here too, not only by `deps.http`'s own functions: an app's function registered
+    //     under `http.` may read URLs with a parser of its own.
+    let url = try HTTPRequest.parse(text)
     guard current.granted.allows(url) else {
       throw PluginGrantError(plugin: plugin, capability: capability, host: url.authority, remedy: hostRemedy(url, current))
     }

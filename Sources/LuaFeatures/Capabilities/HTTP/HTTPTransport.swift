@@ -63,7 +63,11 @@ public struct HTTPTransport: Sendable {
 
   static func send(_ request: HTTPRequest, through session: HTTPStreamingSession) async throws -> HTTPResponse {
     let url = try HTTPRequest.parse(request.url)
-    if url.scheme == "http" { return try await HTTPPlainExchange(request, url: url).response() }
+    // NB: plain HTTP is read with a bound of Lunar's own; a proxy the user set up
+    //     (`http_proxy`) is the session's business.
+    if url.scheme == "http", ProcessInfo.processInfo.environment["http_proxy", default: ""].isEmpty {
+      return try await HTTPPlainExchange(request, url: url).response()
+    }
     var urlRequest = URLRequest(url: try request.validURL())
     urlRequest.httpMethod = request.method
     urlRequest.timeoutInterval = request.timeout

@@ -40,7 +40,9 @@ final class HTTPPlainExchange: Sendable {
     defer { close(socket) }
     try write(head() + (request.body ?? []), to: socket, deadline: deadline)
     var reader = Reader(socket: socket, deadline: deadline, exchange: self)
-    let (status, headers) = try readHead(&reader)
+    var (status, headers) = try readHead(&reader)
+    // NB: an interim answer (100 Continue, 103 Early Hints) precedes the real one.
+    while status / 100 == 1 && status != 101 { (status, headers) = try readHead(&reader) }
     let bodyless = request.method == "HEAD" || status / 100 == 1 || status == 204 || status == 304
     let body = bodyless ? [] : try readBody(&reader, headers: headers)
     return HTTPResponse(status: status, headers: headers, body: body)

@@ -16,7 +16,7 @@ public enum DependencyMode: String, ExpressibleByArgument, CaseIterable, Sendabl
   public func httpTransport(root: URL) -> HTTPTransport {
     let fixtures = root.appendingPathComponent("fixtures/http")
     switch self {
-    case .offline: return .fixtures(in: fixtures)
+    case .offline: return .fixtures(in: fixtures, within: root)
     case .record: return .recording(to: fixtures)
     case .live: return .live
     }

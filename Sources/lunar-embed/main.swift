@@ -31,7 +31,7 @@ func main() async -> (status: Int32, vms: [FreedCheck]) {
   }
   let host = PluginHost(policy: policy) { manifest in
     var dependencies = LuaDependencies.builtIn
-    dependencies.offer(.http(.fixtures(in: manifest.folder.appendingPathComponent("fixtures/http"))))
+    dependencies.offer(.http(.fixtures(in: manifest.folder.appendingPathComponent("fixtures/http"), within: manifest.folder)))
     dependencies.offer(.files(in: manifest.folder))
     dependencies.offer(.storage(file: URL(fileURLWithPath: "/\(manifest.name).json"), fileStorage: .inMemory()))
     return dependencies

@@ -57,9 +57,11 @@ import Testing
     }
     """
 
-  func makeStore(_ transport: HTTPTransport) throws -> (TestStore<LuaState, LuaValue>, FeatureHarness) {
+  func makeStore(
+    _ transport: HTTPTransport, maximumResponseBytes: Int = HTTPRequest.defaultMaximumResponseBytes
+  ) throws -> (TestStore<LuaState, LuaValue>, FeatureHarness) {
     var dependencies = LuaDependencies.builtIn
-    dependencies.offer(.http(transport))
+    dependencies.offer(.http(transport, maximumResponseBytes: maximumResponseBytes))
     let harness = try FeatureHarness(dependencies: dependencies)
     let feature = try harness.load(Self.source, chunkName: "client.lua")
     let store = TestStore(initialState: feature.initialState) { feature.reducer() }
@@ -71,6 +73,12 @@ import Testing
   func send(_ store: TestStore<LuaState, LuaValue>, _ action: LuaValue) async {
     await store.send(action)
     await store.receive({ [LuaString("answered"), LuaString("failed")].contains($0[LuaString("type")].stringValue.map(LuaString.init) ?? "") })
+  }
+
+  /// The bytes this process holds in memory (its resident set).
+  static func residentBytes() -> Int {
+    let fields = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8))?.split(separator: " ") ?? []
+    return fields.count > 1 ? (Int(fields[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) : 0
   }
 
   @Test func getReturnsStatusHeadersAndBody() async throws {
@@ -188,5 +196,123 @@ import Testing
     let names = try FileManager.default.contentsOfDirectory(atPath: fixtures.path)
     #expect(names == [HTTPFixture.fileName(for: HTTPRequest(url: url))])
     #expect(names.first?.hasPrefix("GET-127.0.0.1-") == true)
+  }
+
+  @Test func aBodyAtTheLimitIsAnAnswer() async throws {
+    let (store, _) = try makeStore(.live, maximumResponseBytes: 1 << 20)
+    await send(store, ["type": "get", "url": .text(server.url + "/stream/1048576")])
+
+    #expect(store.state.status == 200)
+    #expect(store.state.body.stringValue?.utf8.count == 1 << 20)
+  }
+
+  @Test func aChunkedBodyIsReadWhole() async throws {
+    let (store, _) = try makeStore(.live, maximumResponseBytes: 1 << 20)
+    await send(store, ["type": "get", "url": .text(server.url + "/chunked/200000")])
+
+    #expect(store.state.status == 200)
+    #expect(store.state.body.stringValue == String(repeating: "x", count: 200_000))
+  }
+
+  @Test func aChunkedBodyPastTheLimitStopsBeingReadThere() async throws {
+    let (store, _) = try makeStore(.live, maximumResponseBytes: 1 << 20)
+    let url = server.url + "/chunked/268435456"
+    await send(store, ["type": "get", "url": .text(url)])
+
+    #expect(store.state.message.stringValue?.hasSuffix(
+      "deps.http.get failed: the answer from \(url) is longer than 1048576 bytes, the most a response may have here") == true,
+      "\(store.state.message)")
+    let sent = try #require(server.bytesSent())
+    #expect(sent < 64 << 20, "the server wrote \(sent) bytes of 256 MiB")
+  }
+
+  @Test func aDeclaredLengthPastTheLimitIsRefusedBeforeTheBodyIsRead() async throws {
+    let (store, _) = try makeStore(.live, maximumResponseBytes: 1 << 20)
+    let url = server.url + "/big/268435456"
+    await send(store, ["type": "get", "url": .text(url)])
+
+    #expect(store.state.message.stringValue?.hasSuffix(
+      "deps.http.get failed: the answer from \(url) is longer than 1048576 bytes, the most a response may have here") == true,
+      "\(store.state.message)")
+    let sent = try #require(server.bytesSent())
+    #expect(sent < 64 << 20, "the server wrote \(sent) bytes of 256 MiB")
+  }
+
+  @Test func aStreamedBodyPastTheLimitStopsBeingReadThere() async throws {
+    let (store, _) = try makeStore(.live, maximumResponseBytes: 1 << 20)
+    let url = server.url + "/stream/268435456"
+    let before = Self.residentBytes()
+    await send(store, ["type": "get", "url": .text(url)])
+    let grown = Self.residentBytes() - before
+
+    #expect(store.state.message.stringValue?.hasSuffix(
+      "deps.http.get failed: the answer from \(url) is longer than 1048576 bytes, the most a response may have here") == true,
+      "\(store.state.message)")
+    let sent = try #require(server.bytesSent())
+    // NB: what the server wrote past the limit sat in the sockets' buffers, not in the host.
+    #expect(sent < 64 << 20, "the server wrote \(sent) bytes of 256 MiB")
+    #expect(grown < 128 << 20, "the host grew by \(grown) bytes for a 256 MiB answer")
+  }
+
+  /// Writes a recording for `url` whose body is `body`, and returns its file.
+  func record(_ url: String, body: String) throws -> URL {
+    try HTTPFixture(request: HTTPRequest(url: url), response: HTTPResponse(status: 200, body: Array(body.utf8)))
+      .write(in: fixtures)
+    return fixtures.appendingPathComponent(HTTPFixture.fileName(for: HTTPRequest(url: url)))
+  }
+
+  @Test func aRecordingLargerThanTheLimitIsRefusedBeforeItIsRead() async throws {
+    let url = "https://dog.ceo/big"
+    let file = try record(url, body: String(repeating: "x", count: 2 << 20))
+    let size = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int)
+    let (store, _) = try makeStore(.fixtures(in: fixtures), maximumResponseBytes: 1 << 20)
+    await send(store, ["type": "get", "url": .text(url)])
+
+    #expect(store.state.message.stringValue?.hasSuffix(
+      "deps.http.get failed: the recorded response \(file.standardizedFileURL.path) cannot be read: it has \(size) bytes, over the limit of 1463637 bytes for a recording here") == true,
+      "\(store.state.message)")
+  }
+
+  @Test func aRecordedBodyLongerThanTheLimitIsRefused() async throws {
+    let url = "https://dog.ceo/longer"
+    let file = try record(url, body: String(repeating: "x", count: (1 << 20) + 1))
+    let (store, _) = try makeStore(.fixtures(in: fixtures), maximumResponseBytes: 1 << 20)
+    await send(store, ["type": "get", "url": .text(url)])
+
+    #expect(store.state.message.stringValue?.hasSuffix(
+      "deps.http.get failed: the recorded response \(file.standardizedFileURL.path) cannot be read: its body has 1048577 bytes, over the limit of 1048576 bytes for a response here") == true,
+      "\(store.state.message)")
+  }
+
+  @Test func aRecordingThatIsASymlinkIsRefused() async throws {
+    let url = "https://dog.ceo/linked"
+    let target = try record("https://dog.ceo/elsewhere", body: "secret")
+    let file = fixtures.appendingPathComponent(HTTPFixture.fileName(for: HTTPRequest(url: url)))
+    try FileManager.default.createSymbolicLink(at: file, withDestinationURL: target)
+    let (store, _) = try makeStore(.fixtures(in: fixtures))
+    await send(store, ["type": "get", "url": .text(url)])
+
+    #expect(store.state.message.stringValue?.hasSuffix(
+      "deps.http.get failed: the recorded response \(file.standardizedFileURL.path) cannot be read: it is a symlink; a recording is a file of its own") == true,
+      "\(store.state.message)")
+    #expect(store.state.body.isNil)
+  }
+
+  @Test func aRecordingsFolderLeadingOutOfTheFeatureIsRefused() async throws {
+    let url = "https://dog.ceo/outside"
+    let outside = fixtures.appendingPathComponent("outside")
+    try HTTPFixture(request: HTTPRequest(url: url), response: HTTPResponse(status: 200, body: Array("secret".utf8)))
+      .write(in: outside.appendingPathComponent("http"))
+    let feature = fixtures.appendingPathComponent("feature")
+    try FileManager.default.createDirectory(at: feature, withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(at: feature.appendingPathComponent("fixtures"), withDestinationURL: outside)
+    let folder = feature.appendingPathComponent("fixtures/http")
+    let name = HTTPFixture.fileName(for: HTTPRequest(url: url))
+    let (store, _) = try makeStore(.fixtures(in: folder, within: feature))
+    await send(store, ["type": "get", "url": .text(url)])
+
+    #expect(store.state.message.stringValue?.hasSuffix(
+      "deps.http.get failed: the recorded response \(folder.appendingPathComponent(name).standardizedFileURL.path) cannot be read: 'fixtures/http/\(name)' leads out of the feature's folder (through a symlink)") == true,
+      "\(store.state.message)")
   }
 }

@@ -1,4 +1,5 @@
 import Composable
+import ConcurrencyExtras
 import Foundation
 import LuaBridge
 import LuaFeatures
@@ -50,11 +51,20 @@ struct GrantTests {
     of action: LuaValue, asked: PluginCapabilities, granted: PluginCapabilities, hasManifestFile: Bool = true,
     policy: PluginPolicy = .grantRequested
   ) async throws -> String {
+    try await result(of: action, asked: asked, grants: PluginGrants(capabilities: granted), hasManifestFile: hasManifestFile, policy: policy)
+  }
+
+  /// The result of `action` in a plugin that asked for `asked` and got `grants`, its requests
+  /// answered by `offered`.
+  func result(
+    of action: LuaValue, asked: PluginCapabilities, grants: PluginGrants, hasManifestFile: Bool = true,
+    policy: PluginPolicy = .grantRequested, offered: LuaDependencies = GrantTests.offered
+  ) async throws -> String {
     let manifest = PluginManifest(
       name: "caller", version: "1.0.0", capabilities: asked, folder: URL(fileURLWithPath: "/tmp/caller"),
       hasManifestFile: hasManifestFile)
-    let gate = GrantGate(manifest: manifest, granted: granted, policy: policy)
-    let host = try LuaFeatureHost(dependencies: gate.guarding(Self.offered))
+    let gate = GrantGate(manifest: manifest, granted: grants, policy: policy)
+    let host = try LuaFeatureHost(dependencies: gate.guarding(offered))
     let feature = try host.load(source: Self.caller, chunkName: "feature.lua")
     let store = Store(initialState: feature.initialState) { feature.reducer() }
     await store.send(action).finish()
@@ -101,7 +111,48 @@ struct GrantTests {
     let lookalike = try await result(of: ["type": "get", "url": "https://notdog.ceo/"], asked: asked, granted: asked)
     #expect(lookalike.contains("not granted http to notdog.ceo"), "\(lookalike)")
     let userinfo = try await result(of: ["type": "get", "url": "https://dog.ceo@evil.example/"], asked: asked, granted: asked)
-    #expect(userinfo.contains("not granted http to evil.example"), "\(userinfo)")
+    #expect(userinfo.hasSuffix(
+      #"deps.http.get failed: request url "https://dog.ceo@evil.example/" is refused: it names a user or password before '@' (send credentials in a header)"#),
+      "\(userinfo)")
+  }
+
+  /// `offered`, its `http` answering `bytes` bytes and keeping each request it sees.
+  static func offered(answering bytes: Int, seen: LockIsolated<[HTTPRequest]>) -> LuaDependencies {
+    var dependencies = LuaDependencies.builtIn
+    dependencies.offer(.http(HTTPTransport { request in
+      seen.withValue { $0.append(request) }
+      return HTTPResponse(status: 200, body: Array(repeating: 0, count: bytes))
+    }))
+    return dependencies
+  }
+
+  @Test func aPluginsResponseLimitIsItsMemoryLimit() async throws {
+    let seen = LockIsolated<[HTTPRequest]>([])
+    let http = PluginCapabilities(["http"])
+    let grants = PluginGrants(capabilities: http, limits: LuaVM.Limits(memoryBytes: 8 << 20))
+    let text = try await result(
+      of: ["type": "get", "url": "https://dog.ceo/x"], asked: http, grants: grants,
+      offered: Self.offered(answering: (8 << 20) + 1, seen: seen))
+    #expect(seen.value.map(\.maximumResponseBytes) == [8 << 20])
+    #expect(text.hasSuffix(
+      "deps.http.get failed: the answer from https://dog.ceo/x is longer than 8388608 bytes, the most a response may have here"),
+      "\(text)")
+  }
+
+  @Test func aPolicyMaySetAPluginsResponseQuota() async throws {
+    let seen = LockIsolated<[HTTPRequest]>([])
+    let http = PluginCapabilities(["http"])
+    let grants = PluginGrants(capabilities: http, httpResponseBytes: 1000)
+    let answered = try await result(
+      of: ["type": "get", "url": "https://dog.ceo/x"], asked: http, grants: grants, offered: Self.offered(answering: 1000, seen: seen))
+    #expect(answered == "200")
+    #expect(seen.value.map(\.maximumResponseBytes) == [1000])
+  }
+
+  @Test func theDefaultResponseQuotaIsTheMemoryLimitUpTo64MiB() {
+    #expect(PluginGrants(capabilities: .none, limits: LuaVM.Limits(memoryBytes: 32 << 20)).effectiveHTTPResponseBytes == 32 << 20)
+    #expect(PluginGrants(capabilities: .none).effectiveHTTPResponseBytes == 64 << 20)
+    #expect(PluginGrants(capabilities: .none, limits: .unlimited).effectiveHTTPResponseBytes == 64 << 20)
   }
 
   @Test func builtInsAreEveryPlugins() async throws {

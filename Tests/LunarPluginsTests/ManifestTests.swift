@@ -81,7 +81,10 @@ struct ManifestTests {
       "feature.lua": counterFeature,
     ])
     #expect(hosts.line == 7)
-    #expect(hosts.message.contains("\"https://dog.ceo/api\" is not a host name like \"dog.ceo\""))
+    #expect(hosts.message == """
+      capabilities.http.hosts: "https://dog.ceo/api" is not a host like "dog.ceo", "127.0.0.1" or "[::1]", with an \
+      optional port ("localhost:8080"): a grant is a host and an optional port, without a scheme, user or path
+      """)
 
     let name = try failure("n", ["plugin.lua": manifest("9lives"), "feature.lua": counterFeature])
     #expect(name.line == 3)
@@ -117,5 +120,35 @@ struct ManifestTests {
     try folders.plugin("a", ["plugin.lua": manifest("a")])
     try folders.plugin("c", ["readme.txt": ""])
     #expect(PluginManifest.pluginFolders(in: folders.root).map(\.lastPathComponent) == ["a", "b"])
+  }
+
+  @Test(arguments: [
+    ("1", "its host is an IPv4 address not written as four decimal numbers like 127.0.0.1"),
+    ("0.0.1", "its host is an IPv4 address not written as four decimal numbers like 127.0.0.1"),
+    ("0x7f.1", "its host is an IPv4 address not written as four decimal numbers like 127.0.0.1"),
+    ("::1", "its host is not a name of letters, digits and '-' between dots like dog.ceo"),
+    ("dog.ceo:0", "its port is not a number from 1 to 65535"),
+    ("user@dog.ceo", "a grant is a host and an optional port, without a scheme, user or path"),
+    ("%64og.ceo", "its host is percent-encoded"),
+    ("dog .ceo", "it holds a space, a control character or a non-ASCII character (percent-encode them)"),
+  ])
+  func aMalformedHostGrantIsRefusedWhenTheManifestIsRead(_ grant: String, _ reason: String) throws {
+    let error = try failure("g", [
+      "plugin.lua": manifest("g", "  capabilities = { http = { hosts = { \"\(grant)\" } } },"),
+      "feature.lua": counterFeature,
+    ])
+    #expect(error.kind == .manifest)
+    #expect(error.message == """
+      capabilities.http.hosts: "\(grant)" is not a host like "dog.ceo", "127.0.0.1" or "[::1]", with an optional \
+      port ("localhost:8080"): \(reason)
+      """)
+  }
+
+  @Test func hostGrantsAreReadNormalised() throws {
+    let manifest = try read("n", [
+      "plugin.lua": manifest("n", #"  capabilities = { http = { hosts = { "Dog.CEO.", "127.0.0.1:8080", "[0::1]" } } },"#),
+      "feature.lua": counterFeature,
+    ])
+    #expect(manifest.capabilities.httpHosts == ["127.0.0.1:8080", "[::1]", "dog.ceo"])
   }
 }

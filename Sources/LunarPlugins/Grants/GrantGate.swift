@@ -10,15 +10,17 @@ final class GrantGate: Sendable {
   private struct Current: Sendable {
     var manifest: PluginManifest
     var granted: PluginCapabilities
+    var responseBytes: Int
   }
 
   let plugin: String
   private let current: LockIsolated<Current>
   private let denialHint: @Sendable (_ plugin: String, _ capability: String) -> String
 
-  init(manifest: PluginManifest, granted: PluginCapabilities, policy: PluginPolicy) {
+  init(manifest: PluginManifest, granted: PluginGrants, policy: PluginPolicy) {
     self.plugin = manifest.name
-    self.current = LockIsolated(Current(manifest: manifest, granted: granted))
+    self.current = LockIsolated(
+      Current(manifest: manifest, granted: granted.capabilities, responseBytes: granted.effectiveHTTPResponseBytes))
     self.denialHint = policy.denialHint
   }
 
@@ -26,8 +28,9 @@ final class GrantGate: Sendable {
   var granted: PluginCapabilities { current.value.granted }
 
   /// Replaces the manifest and grants (a reload).
-  func update(manifest: PluginManifest, granted: PluginCapabilities) {
-    current.setValue(Current(manifest: manifest, granted: granted))
+  func update(manifest: PluginManifest, granted: PluginGrants) {
+    current.setValue(
+      Current(manifest: manifest, granted: granted.capabilities, responseBytes: granted.effectiveHTTPResponseBytes))
   }
 
   /// The names under `deps` that are every plugin's: `uuid`, `now`, `clock`.
@@ -55,6 +58,14 @@ final class GrantGate: Sendable {
           try check(capability, function: name, arguments: arguments)
           return try body(arguments)
         })
+      case let .async(body) where capability == "http":
+        guarded.register(name, .async { [self] arguments in
+          try check(capability, function: name, arguments: arguments)
+          // NB: the plugin's quota reaches the request the capability makes, and its transport.
+          return try await HTTPRequest.$responseLimit.withValue(current.value.responseBytes) {
+            try await body(arguments)
+          }
+        })
       case let .async(body):
         guarded.register(name, .async { [self] arguments in
           try check(capability, function: name, arguments: arguments)
@@ -65,20 +76,21 @@ final class GrantGate: Sendable {
     return guarded
   }
 
-  /// Throws unless the plugin may call `function` of `capability` with `arguments`.
-  func check(_ capability: String, function: String, arguments: [LuaValue]) throws(PluginGrantError) {
+  /// Throws unless the plugin may call `function` of `capability` with `arguments`: a
+  /// ``PluginGrantError``, or for a URL Lunar does not read as one, the request error.
+  func check(_ capability: String, function: String, arguments: [LuaValue]) throws {
     let current = self.current.value
     guard current.granted.contains(capability) else {
       throw PluginGrantError(plugin: plugin, capability: capability, remedy: remedy(for: capability, current))
     }
     guard capability == "http", current.granted.httpHosts != nil,
-      let url = LuaCapability.httpURL(of: function, arguments: arguments),
-      // NB: the parser the transport sends with: a URL it cannot read as one with a host is
-      //     refused there, as a bad request.
-      let host = URL(string: url)?.host, !host.isEmpty
+      let text = LuaCapability.httpURL(of: function, arguments: arguments)
     else { return }
-    guard current.granted.allows(httpHost: host) else {
-      throw PluginGrantError(plugin: plugin, capability: capability, host: host, remedy: hostRemedy(host, current))
+    // NB: refused here too, not only by `deps.http`'s own functions: an app's function registered
+    //     under `http.` may read URLs with a parser of its own.
+    let url = try HTTPRequest.parse(text)
+    guard current.granted.allows(url) else {
+      throw PluginGrantError(plugin: plugin, capability: capability, host: url.authority, remedy: hostRemedy(url, current))
     }
   }
 
@@ -95,9 +107,10 @@ final class GrantGate: Sendable {
     return "its plugin.lua does not ask for it; add \(request) to its capabilities"
   }
 
-  private func hostRemedy(_ host: String, _ current: Current) -> String {
+  private func hostRemedy(_ url: HTTPURL, _ current: Current) -> String {
+    let host = url.authority
     let asked = current.manifest.capabilities
-    if asked.allows(httpHost: host) {
+    if asked.allows(url) {
       let allowed = current.granted.httpHosts?.joined(separator: ", ") ?? "no host"
       return "the host allows \(allowed) only (\(denialHint(plugin, "http")))"
     }

@@ -1,4 +1,5 @@
 import LuaBridge
+import LuaFeatures
 
 /// A set of capabilities, by name: what a plugin asks for in its manifest, and what a host grants
 /// it.
@@ -6,7 +7,7 @@ import LuaBridge
 /// ```swift
 /// let asked = PluginCapabilities(["http", "storage"], httpHosts: ["dog.ceo"])
 /// asked.contains("storage")            // true
-/// asked.allows(httpHost: "images.dog.ceo")   // true: a subdomain of dog.ceo
+/// asked.allows(try HTTPURL(parsing: "https://images.dog.ceo/"))   // true: a subdomain of dog.ceo
 /// asked.removing(["http"])             // storage only
 /// ```
 ///
@@ -16,13 +17,24 @@ import LuaBridge
 public struct PluginCapabilities: Sendable, Hashable, CustomStringConvertible {
   /// The capabilities, by name.
   public private(set) var names: Set<String>
-  /// The hosts `http` may reach, each with its subdomains; `nil` for any host.
+  /// The hosts `http` may reach (see ``HTTPHostGrant``: a name with its subdomains, an IP address
+  /// alone, an optional port); `nil` for any host.
   public private(set) var httpHosts: [String]?
 
   /// Capabilities by name; `httpHosts` restricts `http` (`nil`: any host).
+  ///
+  /// > Important: A host that ``HTTPHostGrant`` cannot read grants nothing (a manifest's hosts are
+  /// > checked when it is read; an app's own are not).
   public init(_ names: Set<String> = [], httpHosts: [String]? = nil) {
     self.names = names
-    self.httpHosts = httpHosts.map { Array(Set($0.map { $0.lowercased() })).sorted() }
+    self.httpHosts = httpHosts.map { hosts in
+      Array(Set(hosts.map { host in (try? HTTPHostGrant(parsing: host))?.description ?? host.lowercased() })).sorted()
+    }
+  }
+
+  /// ``httpHosts`` as grants, leaving out any that is not one.
+  var httpGrants: [HTTPHostGrant]? {
+    httpHosts.map { $0.compactMap { try? HTTPHostGrant(parsing: $0) } }
   }
 
   /// No capability at all.
@@ -33,13 +45,19 @@ public struct PluginCapabilities: Sendable, Hashable, CustomStringConvertible {
     names.contains(name)
   }
 
-  /// Whether `http` may reach `host`: `http` is here, and `host` is one of ``httpHosts`` or a
-  /// subdomain of one (`images.dog.ceo` for `dog.ceo`), or any host is allowed.
-  public func allows(httpHost host: String) -> Bool {
+  /// Whether `http` may reach `url`: `http` is here, and one of ``httpHosts`` allows it
+  /// (``HTTPHostGrant/allows(_:)``), or any host is allowed.
+  public func allows(_ url: HTTPURL) -> Bool {
     guard names.contains("http") else { return false }
-    guard let httpHosts else { return true }
-    let host = host.lowercased()
-    return httpHosts.contains { host == $0 || host.hasSuffix("." + $0) }
+    guard let httpGrants else { return true }
+    return httpGrants.contains { $0.allows(url) }
+  }
+
+  /// Whether `http` may reach everything `grant` allows.
+  func covers(_ grant: HTTPHostGrant) -> Bool {
+    guard names.contains("http") else { return false }
+    guard let httpGrants else { return true }
+    return httpGrants.contains { $0.covers(grant) }
   }
 
   /// These capabilities without `removed`.
@@ -58,8 +76,9 @@ public struct PluginCapabilities: Sendable, Hashable, CustomStringConvertible {
     case (nil, nil): return PluginCapabilities(names)
     case let (hosts?, nil), let (nil, hosts?): return PluginCapabilities(names, httpHosts: hosts)
     case let (mine?, theirs?):
-      return PluginCapabilities(names, httpHosts: mine.filter { other.allows(httpHost: $0) }
-        + theirs.filter { self.allows(httpHost: $0) })
+      let kept = mine.compactMap { try? HTTPHostGrant(parsing: $0) }.filter(other.covers)
+        + theirs.compactMap { try? HTTPHostGrant(parsing: $0) }.filter(self.covers)
+      return PluginCapabilities(names, httpHosts: kept.map(\.description))
     }
   }
 

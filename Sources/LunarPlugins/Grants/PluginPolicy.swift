@@ -1,6 +1,8 @@
 import LuaBridge
+import LuaFeatures
 
-/// What a host gives one plugin: the capabilities it may reach, and the limits of its VM.
+/// What a host gives one plugin: the capabilities it may reach, the limits of its VM, and the quotas
+/// of what it makes the host hold (its data files, a response's body).
 public struct PluginGrants: Sendable, Equatable {
   /// The capabilities the plugin may reach; calls to any other fail, naming the plugin.
   public var capabilities: PluginCapabilities
@@ -9,12 +11,31 @@ public struct PluginGrants: Sendable, Equatable {
   /// The bytes its `deps.storage` document and `lunar.shared` files may take together (`nil`: no
   /// limit); ``PluginHost/defaultDataLimit`` unless the host or its policy says otherwise.
   public var dataLimit: Int?
+  /// The most bytes of one response's body `http` brings in for the plugin (a recording's too);
+  /// `nil` for ``defaultHTTPResponseBytes(for:)``. The host stops reading an answer past it.
+  public var httpResponseBytes: Int?
 
   /// Grants from their parts.
-  public init(capabilities: PluginCapabilities, limits: LuaVM.Limits = .default, dataLimit: Int? = PluginHost.defaultDataLimit) {
+  public init(
+    capabilities: PluginCapabilities, limits: LuaVM.Limits = .default,
+    dataLimit: Int? = PluginHost.defaultDataLimit, httpResponseBytes: Int? = nil
+  ) {
     self.capabilities = capabilities
     self.limits = limits
     self.dataLimit = dataLimit
+    self.httpResponseBytes = httpResponseBytes
+  }
+
+  /// The limit of a response's body that applies: ``httpResponseBytes``, else
+  /// ``defaultHTTPResponseBytes(for:)`` of ``limits``.
+  public var effectiveHTTPResponseBytes: Int {
+    httpResponseBytes ?? Self.defaultHTTPResponseBytes(for: limits)
+  }
+
+  /// A plugin's limit of a response's body when its grants set none: its VM's memory limit
+  /// (a body it cannot hold is not worth reading), and at most 64 MiB.
+  public static func defaultHTTPResponseBytes(for limits: LuaVM.Limits) -> Int {
+    min(limits.memoryBytes ?? .max, HTTPRequest.defaultMaximumResponseBytes)
   }
 }
 

@@ -156,7 +156,7 @@ public final class Plugin {
     feature = newFeature
     manifest = newManifest
     grants = newGrants
-    gate.update(manifest: newManifest, granted: newGrants.capabilities)
+    gate.update(manifest: newManifest, granted: newGrants)
     luaHost.vm.limits = newGrants.limits
     data.quota.limit = newGrants.dataLimit
   }

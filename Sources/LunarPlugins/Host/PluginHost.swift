@@ -176,7 +176,7 @@ public final class PluginHost {
     let offered = offered(to: manifest, data: data)
     let grants = try decideGrants(for: manifest, offered: offered)
     data.quota.limit = grants.dataLimit
-    let gate = GrantGate(manifest: manifest, granted: grants.capabilities, policy: policy)
+    let gate = GrantGate(manifest: manifest, granted: grants, policy: policy)
     luaHost.vm.limits = grants.limits
     luaHost.dependencies = gate.guarding(offered)
     // NB: a plugin's shared values are its own: another plugin declaring the same key (or the

@@ -175,12 +175,13 @@ struct ManifestReader {
       throw fail(path, "capabilities.http.hosts must list host names like { \"dog.ceo\" } (or write http = true for any host)")
     }
     return try list.map { entry throws(PluginError) in
-      guard let host = entry.stringValue,
-        host.wholeMatch(of: /[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*/) != nil
-      else {
-        throw fail(path, "capabilities.http.hosts: \(entry) is not a host name like \"dog.ceo\" (no scheme, port or path)")
+      let example = "is not a host like \"dog.ceo\", \"127.0.0.1\" or \"[::1]\", with an optional port (\"localhost:8080\")"
+      guard let host = entry.stringValue else { throw fail(path, "capabilities.http.hosts: \(entry) \(example)") }
+      do {
+        return try HTTPHostGrant(parsing: host).description
+      } catch {
+        throw fail(path, "capabilities.http.hosts: \"\(HTTPURL.printable(host))\" \(example): \(error)")
       }
-      return host.lowercased()
     }
   }
 }

@@ -7,7 +7,11 @@ import TestSupport
 /// - `/status/<code>`: that status, body `status <code>`;
 /// - `/slow`: after 5 seconds, 200;
 /// - `/binary`: 200, the bytes 0…255;
-/// - `/redirect`: 302 to `/echo?redirected=1`.
+/// - `/redirect`: 302 to `/echo?redirected=1`;
+/// - `/big/<bytes>`: 200 with a `Content-Length` of that many bytes, then the bytes;
+/// - `/stream/<bytes>`: 200 without a length, that many bytes, then the connection closes.
+/// - `/chunked/<bytes>`: 200 in chunks of at most 64 KiB, that many bytes in all.
+///   The three log `SENT <bytes written>` once they stop (done, or the client hung up).
 ///
 /// Every request is logged (`requests()`), so a test can tell whether the network was used.
 final class LocalHTTPServer: @unchecked Sendable {
@@ -49,6 +53,30 @@ final class LocalHTTPServer: @unchecked Sendable {
                 self.send_header("Location", "/echo?redirected=1")
                 self.send_header("Content-Length", "0")
                 self.end_headers()
+            elif self.path.split("/")[1] in ("big", "stream", "chunked"):
+                size, chunked = int(self.path.split("/")[2]), self.path.startswith("/chunked/")
+                self.send_response(200)
+                self.send_header("Content-Type", "application/octet-stream")
+                if chunked:
+                    self.send_header("Transfer-Encoding", "chunked")
+                elif self.path.startswith("/big/"):
+                    self.send_header("Content-Length", str(size))
+                else:
+                    self.send_header("Connection", "close")
+                    self.close_connection = True
+                self.end_headers()
+                chunk, sent = b"x" * 65536, 0
+                try:
+                    while sent < size:
+                        piece = chunk[:size - sent]
+                        self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece) if chunked else piece)
+                        sent += len(piece)
+                    if chunked:
+                        self.wfile.write(b"0\r\n\r\n")
+                    self.wfile.flush()
+                except OSError:
+                    self.close_connection = True
+                sys.stderr.write("SENT %d\n" % sent); sys.stderr.flush()
             elif self.path == "/binary":
                 self.answer(200, bytes(range(256)), "application/octet-stream")
             else:
@@ -95,6 +123,20 @@ final class LocalHTTPServer: @unchecked Sendable {
     lock.withLock { log }.split(separator: "\n").compactMap { line in
       line.hasPrefix("REQUEST ") ? String(line.dropFirst(8)) : nil
     }
+  }
+
+  /// The bytes a `/big` or `/stream` answer wrote before it stopped, once it has (waiting up to
+  /// `timeout` seconds); `nil` if none has stopped.
+  func bytesSent(timeout: Double = 10) -> Int? {
+    let deadline = Date().addingTimeInterval(timeout)
+    repeat {
+      let sent = lock.withLock { log }.split(separator: "\n").compactMap { line in
+        line.hasPrefix("SENT ") ? Int(line.dropFirst(5)) : nil
+      }
+      if let last = sent.last { return last }
+      Thread.sleep(forTimeInterval: 0.05)
+    } while Date() < deadline
+    return nil
   }
 
   func stop() {

@@ -18,12 +18,27 @@ extension LuaCapability {
   /// Any status is an answer (check `response.status`); an error is raised only when there is no
   /// answer (the URL, a refused connection, a timeout, a missing recording), naming the URL.
   /// Both are asynchronous: call them inside `fx.run`. Cancelling the effect cancels the request.
-  public static func http(_ transport: HTTPTransport) -> LuaCapability {
-    LuaCapability(name: "http", functions: [
+  ///
+  /// Every request is checked before `transport` sees it: its URL is read by ``HTTPURL`` (and
+  /// normalised), its headers are tokens with one-line values, and `Host` is not settable. A
+  /// response's body longer than `maximumResponseBytes` (or ``HTTPRequest/responseLimit`` when a
+  /// plugin host sets it) is an error, not an answer.
+  public static func http(
+    _ transport: HTTPTransport, maximumResponseBytes: Int = HTTPRequest.defaultMaximumResponseBytes
+  ) -> LuaCapability {
+    @Sendable func perform(_ lua: LuaValue) async throws -> LuaValue {
+      var request = try HTTPRequest(lua: lua)
+      let limit = HTTPRequest.responseLimit ?? maximumResponseBytes
+      request.maximumResponseBytes = limit
+      let response = try await transport.perform(request)
+      // NB: an app's own transport may not honour the limit; the VM never gets more than it.
+      guard response.body.count <= limit else { throw HTTPError.responseTooLarge(url: request.url, limit: limit) }
+      return response.lua
+    }
+    return LuaCapability(name: "http", functions: [
       "http.request": .async { arguments in
         try LuaDependencies.checkCount(arguments, 1, "http.request")
-        let request = try HTTPRequest(lua: arguments.first ?? .nil)
-        return try await transport.perform(request).lua
+        return try await perform(arguments.first ?? .nil)
       },
       "http.get": .async { arguments in
         try LuaDependencies.checkCount(arguments, 2, "http.get")
@@ -32,7 +47,7 @@ extension LuaCapability {
         }
         var table: [LuaString: LuaValue] = ["url": .string(LuaString(url))]
         if arguments.count > 1 { table["headers"] = arguments[1] }
-        return try await transport.perform(try HTTPRequest(lua: .table(table))).lua
+        return try await perform(.table(table))
       },
     ])
   }

@@ -10,6 +10,9 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
   case missingFixture(method: String, url: String, file: String)
   /// A recorded answer exists but cannot be read.
   case badFixture(file: String, reason: String)
+  /// The answer's body is longer than the request's ``HTTPRequest/maximumResponseBytes``: the
+  /// transport stopped reading it there.
+  case responseTooLarge(url: String, limit: Int)
   /// The answer could not be recorded.
   case cannotRecord(file: String, reason: String)
 
@@ -25,6 +28,8 @@ public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
       return "no recorded response for \(method) \(url) (looked for \(file); record it with --deps record)"
     case let .badFixture(file, reason):
       return "the recorded response \(file) cannot be read: \(reason)"
+    case let .responseTooLarge(url, limit):
+      return "the answer from \(url) is longer than \(limit) bytes, the most a response may have here"
     case let .cannotRecord(file, reason):
       return "cannot record the response in \(file): \(reason)"
     }

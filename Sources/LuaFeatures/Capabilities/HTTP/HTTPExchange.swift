@@ -20,18 +20,33 @@ public struct HTTPRequest: Sendable, Hashable {
   public var body: [UInt8]?
   /// Seconds to wait for an answer.
   public var timeout: Double
+  /// The most bytes the response's body may have. A transport stops reading past it and fails
+  /// with ``HTTPError/responseTooLarge(url:limit:)``, so the host never holds more than this for
+  /// one answer; `deps.http` refuses a longer body whatever the transport.
+  public var maximumResponseBytes: Int
 
   /// The longest timeout a script may ask for: ten minutes.
   public static let maximumTimeout: Double = 600
   /// The timeout when a script gives none.
   public static let defaultTimeout: Double = 30
+  /// The most bytes of a response's body when nothing sets another limit: 64 MiB.
+  public static let defaultMaximumResponseBytes = 64 << 20
 
-  public init(method: String = "GET", url: String, headers: [String: String] = [:], body: [UInt8]? = nil, timeout: Double = defaultTimeout) {
+  /// The limit of a response's body for the `deps.http` calls made in this task, when set: a
+  /// plugin host sets it to each plugin's quota around the plugin's calls, and it then replaces
+  /// the limit the capability was offered with.
+  @TaskLocal public static var responseLimit: Int?
+
+  public init(
+    method: String = "GET", url: String, headers: [String: String] = [:], body: [UInt8]? = nil,
+    timeout: Double = defaultTimeout, maximumResponseBytes: Int = defaultMaximumResponseBytes
+  ) {
     self.method = method.uppercased()
     self.url = url
     self.headers = headers
     self.body = body
     self.timeout = timeout
+    self.maximumResponseBytes = maximumResponseBytes
   }
 
   /// The request a script's table describes, or the reason it is not one.
@@ -51,19 +66,7 @@ public struct HTTPRequest: Sendable, Hashable {
       }
       method = text
     }
-    var headers: [String: String] = [:]
-    switch fields["headers"] ?? .nil {
-    case .nil: break
-    case .array([]): break
-    case let .table(entries):
-      for (name, value) in entries {
-        guard let text = value.stringValue ?? value.numberText, let key = name.string else {
-          throw .badRequest("headers[\(name)] must be a string, got \(value.luaType)")
-        }
-        headers[key] = text
-      }
-    case let other: throw .badRequest("headers must be a table of strings, got \(other.luaType)")
-    }
+    let headers = try Self.headers(fields["headers"] ?? .nil)
     var body: [UInt8]?
     switch fields["body"] ?? .nil {
     case .nil: break
@@ -77,18 +80,29 @@ public struct HTTPRequest: Sendable, Hashable {
       }
       timeout = seconds
     }
-    self.init(method: method, url: url, headers: headers, body: body, timeout: timeout)
-    _ = try validURL()
+    // NB: the transport gets the URL as Lunar read it (host normalised), so that what was checked
+    //     is what is sent.
+    self.init(method: method, url: try Self.parse(url).description, headers: headers, body: body, timeout: timeout)
   }
 
-  /// The URL, if it is an absolute http(s) URL.
-  func validURL() throws(HTTPError) -> URL {
-    guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), scheme == "http" || scheme == "https",
-      parsed.host != nil
-    else {
-      throw .badRequest("url must be an absolute http:// or https:// URL, got \"\(url)\"")
+  /// `url` read by ``HTTPURL``, or the request error naming what is wrong with it.
+  public static func parse(_ url: String) throws(HTTPError) -> HTTPURL {
+    do {
+      return try HTTPURL(parsing: url)
+    } catch .notHTTP {
+      throw .badRequest("url must be an absolute http:// or https:// URL, got \"\(HTTPURL.printable(url))\"")
+    } catch {
+      throw .badRequest("url \"\(HTTPURL.printable(url))\" is refused: \(error)")
     }
-    return parsed
+  }
+
+  /// The URL, if Lunar reads it as an absolute http(s) URL, as Foundation's type.
+  func validURL() throws(HTTPError) -> URL {
+    let parsed = try Self.parse(url)
+    guard let url = URL(string: parsed.description) else {
+      throw .badRequest("url must be an absolute http:// or https:// URL, got \"\(HTTPURL.printable(url))\"")
+    }
+    return url
   }
 }
 
@@ -116,16 +130,5 @@ public struct HTTPResponse: Sendable, Hashable {
       "headers": .table(headerTable),
       "body": .string(LuaString(bytes: body)),
     ])
-  }
-}
-
-extension LuaValue {
-  /// A number as header text (`5`, `1.5`).
-  fileprivate var numberText: String? {
-    switch self {
-    case let .integer(value): String(value)
-    case let .number(value) where value.isFinite: String(value)
-    default: nil
-    }
   }
 }

@@ -51,16 +51,27 @@ public struct HTTPFixture: Sendable, Equatable {
 
   static func displayPath(_ file: URL) -> String { file.standardizedFileURL.path }
 
-  /// Reads a recording.
-  public static func read(_ file: URL) throws(HTTPError) -> HTTPFixture {
+  /// Reads a recording, a file of `root` (by default its own folder) that is not a symlink,
+  /// whose response body has at most `maximumBodyBytes`.
+  ///
+  /// The file's size is checked before it is read: a recording may hold its body in base64, so it
+  /// may have a third more than `maximumBodyBytes`, and 64 KiB for the rest.
+  public static func read(
+    _ file: URL, within root: URL? = nil, maximumBodyBytes: Int = HTTPRequest.defaultMaximumResponseBytes
+  ) throws(HTTPError) -> HTTPFixture {
+    let limit = min(maximumBodyBytes, Int.max / 4)
+    let data = try contents(of: file, within: root ?? file.deletingLastPathComponent(), maximumBytes: limit + limit / 3 + (64 << 10))
     let stored: Stored
     do {
-      stored = try JSONDecoder().decode(Stored.self, from: Data(contentsOf: file))
+      stored = try JSONDecoder().decode(Stored.self, from: data)
     } catch {
       throw .badFixture(file: displayPath(file), reason: "\(error)")
     }
     guard let body = stored.response.bytes(), let requestBody = stored.request.bytes() else {
       throw .badFixture(file: displayPath(file), reason: "bodyBase64 is not base64")
+    }
+    guard body.count <= limit else {
+      throw .badFixture(file: displayPath(file), reason: "its body has \(body.count) bytes, over the limit of \(limit) bytes for a response here")
     }
     return HTTPFixture(
       request: HTTPRequest(method: stored.request.method, url: stored.request.url, body: requestBody.isEmpty && stored.request.isBodyless ? nil : requestBody),

@@ -26,26 +26,33 @@ public struct HTTPTransport: Sendable {
   ///
   /// Redirects are not followed: a 3xx answer reaches the script with its `location` header, and
   /// following it is a request of its own, which the host's checks see (a plugin granted one host
-  /// cannot be led to another by that host's answers).
+  /// cannot be led to another by that host's answers). A body is read as it arrives and the
+  /// request fails once it passes ``HTTPRequest/maximumResponseBytes``.
   public static var live: HTTPTransport {
-    let session = URLSession(configuration: .ephemeral, delegate: RedirectRefusal(), delegateQueue: nil)
+    let session = HTTPStreamingSession()
     return HTTPTransport { request in try await send(request, through: session) }
   }
 
   /// Recorded answers only, one file per request in `folder` (see ``HTTPFixture``); a request
   /// with no recording fails with ``HTTPError/missingFixture(method:url:file:)``.
-  public static func fixtures(in folder: URL) -> HTTPTransport {
-    HTTPTransport { request in
+  ///
+  /// A recording must be a file of `root` (by default `folder` itself): one that is a symlink, or
+  /// whose path leads out of `root` through one, is refused, as `deps.files` refuses it. A
+  /// recording larger than the request's ``HTTPRequest/maximumResponseBytes`` allows is refused
+  /// before it is read.
+  public static func fixtures(in folder: URL, within root: URL? = nil) -> HTTPTransport {
+    let root = root ?? folder
+    return HTTPTransport { request in
       _ = try request.validURL()
       let file = folder.appendingPathComponent(HTTPFixture.fileName(for: request))
       guard FileManager.default.fileExists(atPath: file.path) else {
         throw HTTPError.missingFixture(method: request.method, url: request.url, file: HTTPFixture.displayPath(file))
       }
-      return try HTTPFixture.read(file).response
+      return try HTTPFixture.read(file, within: root, maximumBodyBytes: request.maximumResponseBytes).response
     }
   }
 
-  /// Real requests through `transport`, each answer written to `folder` for ``fixtures(in:)``.
+  /// Real requests through `transport`, each answer written to `folder` for ``fixtures(in:within:)``.
   public static func recording(to folder: URL, through transport: HTTPTransport = .live) -> HTTPTransport {
     HTTPTransport { request in
       let response = try await transport.perform(request)
@@ -54,16 +61,24 @@ public struct HTTPTransport: Sendable {
     }
   }
 
-  static func send(_ request: HTTPRequest, through session: URLSession) async throws -> HTTPResponse {
+  static func send(_ request: HTTPRequest, through session: HTTPStreamingSession) async throws -> HTTPResponse {
+    let url = try HTTPRequest.parse(request.url)
+    // NB: plain HTTP is read with a bound of Lunar's own; a proxy the user set up
+    //     (`http_proxy`) is the session's business.
+    if url.scheme == "http", ProcessInfo.processInfo.environment["http_proxy", default: ""].isEmpty {
+      return try await HTTPPlainExchange(request, url: url).response()
+    }
     var urlRequest = URLRequest(url: try request.validURL())
     urlRequest.httpMethod = request.method
     urlRequest.timeoutInterval = request.timeout
     for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
     if let body = request.body { urlRequest.httpBody = Data(body) }
     let data: Data
-    let response: URLResponse
+    let http: HTTPURLResponse
     do {
-      (data, response) = try await session.data(for: urlRequest)
+      (http, data) = try await session.response(to: urlRequest, url: request.url, limit: request.maximumResponseBytes)
+    } catch let error as HTTPError {
+      throw error
     } catch let error as URLError where error.code == .cancelled {
       throw CancellationError()
     } catch {
@@ -72,9 +87,6 @@ public struct HTTPTransport: Sendable {
         throw HTTPError.timedOut(url: request.url, seconds: request.timeout)
       }
       throw HTTPError.unreachable(url: request.url, reason: reason(error))
-    }
-    guard let http = response as? HTTPURLResponse else {
-      throw HTTPError.unreachable(url: request.url, reason: "the answer is not HTTP")
     }
     var headers: [String: String] = [:]
     for (name, value) in http.allHeaderFields {
@@ -93,15 +105,5 @@ public struct HTTPTransport: Sendable {
       return "the secure connection failed"
     default: return "URL error \(error.code.rawValue)"
     }
-  }
-}
-
-/// Answers every redirect with "do not follow": the 3xx response itself is the answer.
-private final class RedirectRefusal: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-  func urlSession(
-    _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
-  ) {
-    completionHandler(nil)
   }
 }

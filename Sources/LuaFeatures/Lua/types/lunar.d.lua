@@ -62,7 +62,7 @@ function Feature:initialWith(fields) end
 ---The capabilities a plugin asks for, by name: `http = { hosts = { "dog.ceo" } }` (or `true` for
 ---any host), `files = true`, `storage = true`, and the names of clients the host offers.
 ---@class lunar.PluginCapabilities
----@field http? true|{ hosts: string[] } HTTP requests; with `hosts`, only to those hosts and their subdomains.
+---@field http? true|{ hosts: string[] } HTTP requests; with `hosts`, only to those (a name with its subdomains, an IP address alone; `"host:port"` for a port other than 80 and 443).
 ---@field files? true The plugin's own files, read-only.
 ---@field storage? true A key-value store of the plugin's own.
 

@@ -472,22 +472,35 @@ static void check_key(lua_State *L, int key, int path) {
   }
 }
 
-/* Refuses the scalar at 3, stored at the key at 2 of the table whose path is at `path`, when JSON
-   cannot write it: NaN or an infinity, a string that is not UTF-8. */
-static void check_scalar(lua_State *L, int type, int path) {
-  if (type == LUA_TNUMBER) {
-    /* NB: an integer (most numbers state holds) costs one test. */
-    if (lua_isinteger(L, 3) || isfinite(lua_tonumber(L, 3))) return;
-    txn_where w = {path, 2, 0, NULL};
-    txn_refuse_number(L, 3, &w);
-  } else {
-    size_t n;
-    const char *s = lua_tolstring(L, 3, &n);
-    ptrdiff_t bad = txn_utf8_invalid(s, n);
-    if (bad < 0) return;
-    txn_where w = {path, 2, 0, NULL};
-    txn_refuse_string(L, 3, bad, &w);
-  }
+/* These refuse what JSON cannot write, stored at the key at 2 of the table whose path is at `path`:
+   the float at 3 when it is NaN or an infinity, the string at 3 or the key at 2 (a string) when it
+   is not UTF-8. */
+static void check_float(lua_State *L, int path) {
+  if (isfinite(lua_tonumber(L, 3))) return;
+  txn_where w = {path, 2, 0, NULL};
+  txn_refuse_number(L, 3, &w);
+}
+
+static void check_text(lua_State *L, int at, int path) {
+  size_t n;
+  const char *s = lua_tolstring(L, at, &n);
+  ptrdiff_t bad = txn_utf8_invalid(s, n);
+  if (bad < 0) return;
+  txn_where w = {path, 2, 0, NULL};
+  if (at == 2) txn_refuse_key(L, 2, bad, &w);
+  txn_refuse_string(L, 3, bad, &w);
+}
+
+/* Replaces the table at 3 with the copy the state keeps (see push_copy). Apart from `write`, whose
+   frame stays small: most writes store scalars. */
+static __attribute__((noinline)) void store_copy(lua_State *L, lunar_txn *t, int context, int path) {
+  lua_pushnil(L); /* the copy's set of tables being copied */
+  int visiting = lua_gettop(L);
+  int inner[204];
+  txn_where w = {path, 2, 0, inner};
+  push_copy(L, t, context, 3, 0, visiting, &w, inner);
+  lua_replace(L, 3);
+  lua_settop(L, visiting - 1);
 }
 
 static int shallow_write(lua_State *L, lunar_txn *t, int path, int key, int value, int old) {
@@ -506,19 +519,15 @@ static int write(lua_State *L, lunar_txn *t, int context, int real, int path) {
   check_key(L, 2, path);
   switch (lua_type(L, 3)) {
     case LUA_TNUMBER:
+      /* NB: an integer, most numbers state holds, costs this one test. */
+      if (!lua_isinteger(L, 3)) check_float(L, path);
+      break;
     case LUA_TSTRING:
-      check_scalar(L, lua_type(L, 3), path);
+      check_text(L, 3, path);
       break;
-    case LUA_TTABLE: {
-      lua_pushnil(L); /* the copy's set of tables being copied */
-      int visiting = lua_gettop(L);
-      int inner[204];
-      txn_where w = {path, 2, 0, inner};
-      push_copy(L, t, context, 3, 0, visiting, &w, inner);
-      lua_replace(L, 3);
-      lua_settop(L, visiting - 1);
+    case LUA_TTABLE:
+      store_copy(L, t, context, path);
       break;
-    }
     case LUA_TFUNCTION:
     case LUA_TUSERDATA:
     case LUA_TLIGHTUSERDATA:
@@ -528,22 +537,14 @@ static int write(lua_State *L, lunar_txn *t, int context, int real, int path) {
       break;
   }
   lua_pushvalue(L, 2);
-  lua_rawget(L, real);
+  int old_type = lua_rawget(L, real);
   int old = lua_gettop(L);
   /* NB: a write that changes nothing (`state.fact = nil` when there is none) needs no undo and
      changes nothing to report. A stored table is always a new copy. */
   if (lua_rawequal(L, 3, old)) return 0;
   /* NB: only a new key can be one JSON cannot write: the keys already there were checked when
      they were stored (or when the state was loaded). */
-  if (lua_isnil(L, old) && lua_type(L, 2) == LUA_TSTRING) {
-    size_t n;
-    const char *s = lua_tolstring(L, 2, &n);
-    ptrdiff_t bad = txn_utf8_invalid(s, n);
-    if (bad >= 0) {
-      txn_where w = {path, 2, 0, NULL};
-      txn_refuse_key(L, 2, bad, &w);
-    }
-  }
+  if (old_type == LUA_TNIL && lua_type(L, 2) == LUA_TSTRING) check_text(L, 2, path);
   lua_getiuservalue(L, context, UV_JOURNAL);
   int journal = lua_gettop(L);
   lua_Integer at = t->count + 1;

@@ -16,16 +16,15 @@
 ptrdiff_t txn_utf8_invalid(const char *text, size_t length) {
   const unsigned char *s = (const unsigned char *)text;
   size_t i = 0;
+  /* NB: ASCII first, eight bytes at a time, then byte by byte: most keys and strings are short
+     ASCII, and are done here. */
+  for (; i + 8 <= length; i += 8) {
+    uint64_t word;
+    memcpy(&word, s + i, 8);
+    if (word & 0x8080808080808080ULL) break;
+  }
+  while (i < length && s[i] < 0x80) i++;
   while (i < length) {
-    /* NB: eight ASCII bytes at a time: most keys and strings are ASCII. */
-    if (i + 8 <= length) {
-      uint64_t word;
-      memcpy(&word, s + i, 8);
-      if ((word & 0x8080808080808080ULL) == 0) {
-        i += 8;
-        continue;
-      }
-    }
     unsigned char lead = s[i];
     if (lead < 0x80) {
       i++;

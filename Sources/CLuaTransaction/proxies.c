@@ -358,9 +358,12 @@ static int is_marker(lua_State *L, int context, int mt) {
 
 /* Pushes a copy of the table at `src` for the state: proxies are unwrapped, nested tables copied,
    a table with a metatable (but LuaBridge's empty-array marker) refused, cycles refused. `visiting`
-   is the slot of the set of tables being copied (nil until a nested table appears); `key` is where
-   the whole is stored, for messages. */
-static void push_copy(lua_State *L, lunar_txn *t, int context, int src, int depth, int visiting, int key) {
+   is the slot of the set of tables being copied (nil until a nested table appears); `w` is where
+   the whole is stored, for messages, and gets the keys down to the value being copied. Numbers and
+   strings JSON cannot write are refused (values.c), so are float keys. */
+static void push_copy(lua_State *L, lunar_txn *t, int context, int src, int depth, int visiting, txn_where *w,
+                      int *inner) {
+  int key = w->key;
   if (depth > 200) luaL_error(L, "state nested too deeply (over 200 levels)");
   luaL_checkstack(L, 8, "state nested too deeply");
   int marked = 0;
@@ -390,9 +393,19 @@ static void push_copy(lua_State *L, lunar_txn *t, int context, int src, int dept
   lua_pushnil(L);
   while (lua_next(L, src)) {
     int kt = lua_type(L, -2);
-    if (kt != LUA_TSTRING && kt != LUA_TNUMBER)
+    inner[depth] = lua_gettop(L) - 1;
+    w->depth = depth + 1;
+    if (kt == LUA_TSTRING) {
+      size_t n;
+      const char *s = lua_tolstring(L, -2, &n);
+      ptrdiff_t bad = txn_utf8_invalid(s, n);
+      if (bad >= 0) txn_refuse_key(L, -2, bad, w);
+    } else if (kt == LUA_TNUMBER) {
+      if (!lua_isinteger(L, -2)) txn_refuse_float_key(L, -2, w);
+    } else {
       luaL_error(L, "state keys are strings or numbers: the table stored at %s has a %s key", key_text(L, key),
                  luaL_typename(L, -2));
+    }
     switch (lua_type(L, -1)) {
       case LUA_TTABLE:
         if (lua_isnil(L, visiting)) {
@@ -404,9 +417,19 @@ static void push_copy(lua_State *L, lunar_txn *t, int context, int src, int dept
           lua_rawset(L, -3);
           lua_replace(L, visiting);
         }
-        push_copy(L, t, context, lua_gettop(L), depth + 1, visiting, key);
+        push_copy(L, t, context, lua_gettop(L), depth + 1, visiting, w, inner);
         lua_replace(L, -2);
         break;
+      case LUA_TNUMBER:
+        if (!lua_isinteger(L, -1) && !isfinite(lua_tonumber(L, -1))) txn_refuse_number(L, -1, w);
+        break;
+      case LUA_TSTRING: {
+        size_t n;
+        const char *s = lua_tolstring(L, -1, &n);
+        ptrdiff_t bad = txn_utf8_invalid(s, n);
+        if (bad >= 0) txn_refuse_string(L, -1, bad, w);
+        break;
+      }
       case LUA_TFUNCTION:
       case LUA_TUSERDATA:
       case LUA_TLIGHTUSERDATA:
@@ -434,11 +457,50 @@ static void push_copy(lua_State *L, lunar_txn *t, int context, int src, int dept
   lua_settop(L, top + 1);
 }
 
-static void check_key(lua_State *L, int key) {
+static void check_key(lua_State *L, int key, int path) {
   int type = lua_type(L, key);
   if (type == LUA_TSTRING) return;
   if (type == LUA_TNIL || (type == LUA_TNUMBER && !lua_isinteger(L, key) && isnan(lua_tonumber(L, key))))
     luaL_error(L, "state keys cannot be nil or NaN");
+  if (type == LUA_TNUMBER && !lua_isinteger(L, key)) {
+    /* NB: a float of integral value is stored as the integer key (Lua's rule), which JSON can write. */
+    lua_Number n = lua_tonumber(L, key);
+    lua_Integer integral;
+    if (n == floor(n) && lua_numbertointeger(n, &integral)) return;
+    txn_where w = {path, key, 0, NULL};
+    txn_refuse_float_key(L, key, &w);
+  }
+}
+
+/* These refuse what JSON cannot write, stored at the key at 2 of the table whose path is at `path`:
+   the float at 3 when it is NaN or an infinity, the string at 3 or the key at 2 (a string) when it
+   is not UTF-8. */
+static void check_float(lua_State *L, int path) {
+  if (isfinite(lua_tonumber(L, 3))) return;
+  txn_where w = {path, 2, 0, NULL};
+  txn_refuse_number(L, 3, &w);
+}
+
+static void check_text(lua_State *L, int at, int path) {
+  size_t n;
+  const char *s = lua_tolstring(L, at, &n);
+  ptrdiff_t bad = txn_utf8_invalid(s, n);
+  if (bad < 0) return;
+  txn_where w = {path, 2, 0, NULL};
+  if (at == 2) txn_refuse_key(L, 2, bad, &w);
+  txn_refuse_string(L, 3, bad, &w);
+}
+
+/* Replaces the table at 3 with the copy the state keeps (see push_copy). Apart from `write`, whose
+   frame stays small: most writes store scalars. */
+static __attribute__((noinline)) void store_copy(lua_State *L, lunar_txn *t, int context, int path) {
+  lua_pushnil(L); /* the copy's set of tables being copied */
+  int visiting = lua_gettop(L);
+  int inner[204];
+  txn_where w = {path, 2, 0, inner};
+  push_copy(L, t, context, 3, 0, visiting, &w, inner);
+  lua_replace(L, 3);
+  lua_settop(L, visiting - 1);
 }
 
 static int shallow_write(lua_State *L, lunar_txn *t, int path, int key, int value, int old) {
@@ -454,16 +516,18 @@ static int shallow_write(lua_State *L, lunar_txn *t, int path, int key, int valu
 /* Journals and makes the write of `value` (3) at `key` (2) of the proxy at 1, whose real table is at
    `real` and path at `path` (stack slots or upvalues). */
 static int write(lua_State *L, lunar_txn *t, int context, int real, int path) {
-  check_key(L, 2);
+  check_key(L, 2, path);
   switch (lua_type(L, 3)) {
-    case LUA_TTABLE: {
-      lua_pushnil(L); /* the copy's set of tables being copied */
-      int visiting = lua_gettop(L);
-      push_copy(L, t, context, 3, 0, visiting, 2);
-      lua_replace(L, 3);
-      lua_settop(L, visiting - 1);
+    case LUA_TNUMBER:
+      /* NB: an integer, most numbers state holds, costs this one test. */
+      if (!lua_isinteger(L, 3)) check_float(L, path);
       break;
-    }
+    case LUA_TSTRING:
+      check_text(L, 3, path);
+      break;
+    case LUA_TTABLE:
+      store_copy(L, t, context, path);
+      break;
     case LUA_TFUNCTION:
     case LUA_TUSERDATA:
     case LUA_TLIGHTUSERDATA:
@@ -473,11 +537,14 @@ static int write(lua_State *L, lunar_txn *t, int context, int real, int path) {
       break;
   }
   lua_pushvalue(L, 2);
-  lua_rawget(L, real);
+  int old_type = lua_rawget(L, real);
   int old = lua_gettop(L);
   /* NB: a write that changes nothing (`state.fact = nil` when there is none) needs no undo and
      changes nothing to report. A stored table is always a new copy. */
   if (lua_rawequal(L, 3, old)) return 0;
+  /* NB: only a new key can be one JSON cannot write: the keys already there were checked when
+     they were stored (or when the state was loaded). */
+  if (old_type == LUA_TNIL && lua_type(L, 2) == LUA_TSTRING) check_text(L, 2, path);
   lua_getiuservalue(L, context, UV_JOURNAL);
   int journal = lua_gettop(L);
   lua_Integer at = t->count + 1;

@@ -119,4 +119,26 @@ int txn_routing_where(lua_State *L);
 /* Fills `out` with the running call's changes; pushes the values the host reads off the stack. */
 void txn_report(lua_State *L, lunar_txn *t, int context, lunar_txn_outcome *out);
 
+/* values.c: what state can hold beyond its types, the values the host can write as JSON */
+/* Where a value is being stored, for the messages of refusals: `path` the slot of the keys of the
+   table written, `key` the slot of the key written, and `inner[0 ..< depth]` the slots of the keys
+   inside a table being stored, down to the one being checked. */
+typedef struct {
+  int path;
+  int key;
+  int depth;
+  const int *inner;
+} txn_where;
+/* The offset of the first byte of `text` that does not start valid UTF-8 (RFC 3629, the rule of
+   the host's JSON codec), or -1 when all of it is valid. */
+ptrdiff_t txn_utf8_invalid(const char *text, size_t length);
+/* Pushes the path `state.todos[3].title` of `w`'s table and its first `count` keys after it. */
+void txn_push_where(lua_State *L, const txn_where *w, int count);
+/* These raise the refusal of the value at `value` (NaN or an infinity; a string not UTF-8 from
+   byte `offset`), of the key at `key` (not UTF-8; a float), stored where `w` says. */
+void txn_refuse_number(lua_State *L, int value, const txn_where *w);
+void txn_refuse_string(lua_State *L, int value, ptrdiff_t offset, const txn_where *w);
+void txn_refuse_key(lua_State *L, int key, ptrdiff_t offset, const txn_where *w);
+void txn_refuse_float_key(lua_State *L, int key, const txn_where *w);
+
 #endif

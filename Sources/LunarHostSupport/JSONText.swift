@@ -24,8 +24,19 @@ package enum JSONText {
     do {
       return try line(object)
     } catch {
-      return errorLine(kind: "output", message: unwritable(object, error))
+      return errorLine(without: object, error) ?? errorLine(kind: "output", message: unwritable(object, error))
     }
+  }
+
+  /// An `error` event whose field (the action that failed, holding a NaN, say) cannot be written,
+  /// written without that field; `nil` for other events, or when the field is the message. The
+  /// error is what a client must see: the unwritable action was reported when it was sent.
+  static func errorLine(without object: [String: Any], _ error: LuaJSONError) -> String? {
+    guard object["event"] as? String == "error", case let .key(field)? = error.path.components.first,
+          field != "message", object[field] != nil else { return nil }
+    var rest = object
+    rest[field] = nil
+    return try? line(rest)
   }
 
   /// Why `object` could not be written, in words.

@@ -42,7 +42,8 @@ import Testing
 
   @Test func readReturnsAFilesBytes() throws {
     #expect(try call(#"deps.files.read("data/breeds.json")"#) == #"{"a":1}"#)
-    #expect(try call(#"deps.files.read("data/raw.bin")"#) == .string(LuaString(bytes: [0, 255, 10])))
+    // NB: bytes that are not UTF-8 cannot be state (JSON cannot write them): read as numbers.
+    #expect(try call(#"{ deps.files.read("data/raw.bin"):byte(1, -1) }"#) == [0, 255, 10])
   }
 
   @Test func listReturnsSortedNamesWithFoldersMarked() throws {

@@ -49,7 +49,9 @@ import Testing
         elseif t == "inReducer" then
           deps.http.get(action.url)
         elseif t == "answered" then
-          state.status, state.body, state.headers, state.message = action.status, action.body, action.headers, nil
+          -- NB: state holds text only: a binary body is kept as its bytes.
+          local body = utf8.len(action.body) and action.body or { action.body:byte(1, -1) }
+          state.status, state.body, state.headers, state.message = action.status, body, action.headers, nil
         elseif t == "failed" then
           state.status, state.body, state.message = nil, nil, action.message
         end

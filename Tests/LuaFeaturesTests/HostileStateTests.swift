@@ -120,6 +120,10 @@ struct HostileStateTests {
 
   @Test func corpusHasATestForEveryFile() throws {
     let files = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).filter { $0.hasSuffix(".lua") }
-    #expect(Set(files) == ["metatable_in_state.lua", "kept_table.lua", "raw_next.lua", "alias.lua", "migrate_metatable.lua"])
+    // NB: unwritable_values.lua is HostileValueTests', kept_send.lua HostileSendTests'.
+    #expect(Set(files) == [
+      "metatable_in_state.lua", "kept_table.lua", "raw_next.lua", "alias.lua", "migrate_metatable.lua",
+      "unwritable_values.lua", "kept_send.lua",
+    ])
   }
 }

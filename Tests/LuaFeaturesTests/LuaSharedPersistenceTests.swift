@@ -104,7 +104,10 @@ struct LuaSharedPersistenceTests {
     let saved = files.value[path("settings")]
     send(store, ["type": "breakRatio"])
     let error = try #require(harness.takeErrors().first)
-    #expect(error.message == "lunar.shared(\"settings\") cannot be saved to \(path("settings")): state.settings.ratio: NaN (not a number) is not a JSON number")
+    // NB: state refuses NaN when it is written (JSON cannot write it), before any save.
+    let at = try #require(line(of: "breakRatio", in: Self.source))
+    #expect(error.message == "feature.lua:\(at): cannot store NaN in state (at state.settings.ratio): "
+      + "state is written as JSON (events, recordings, saved files), which has no NaN or infinities")
     #expect(store.state.edits == 1)
     #expect(setting(store.state, "ratio") == 2)
     #expect(files.value[path("settings")] == saved)
@@ -132,7 +135,9 @@ struct LuaSharedPersistenceTests {
     let store = makeStore(feature.reducer(), state: feature.initialState)
     send(store, ["type": "breakTitle"])
     let error = try #require(harness.takeErrors().first)
-    #expect(error.message.hasSuffix(": state.settings.title: not valid UTF-8 at byte 3 (0xE9); JSON text must be UTF-8"))
+    #expect(error.message.hasSuffix(
+      "cannot store a string that is not UTF-8 in state (at state.settings.title: byte 3 is 0xE9): state is written as "
+        + "JSON (events, recordings, saved files), whose text is UTF-8; encode binary data as text first (hex, base64)"))
     #expect(setting(store.state, "title") == "untitled")
   }
 
@@ -140,7 +145,9 @@ struct LuaSharedPersistenceTests {
     let feature = try harness.load(Self.source)
     let store = makeStore(feature.reducer(), state: feature.initialState)
     send(store, ["type": "logAndBreak"])
-    #expect(harness.takeErrors().first?.message.hasSuffix("state.settings.ratio: infinity is not a JSON number") == true)
+    #expect(harness.takeErrors().first?.message.hasSuffix(
+      "cannot store infinity in state (at state.settings.ratio): state is written as JSON (events, recordings, saved files), "
+        + "which has no NaN or infinities") == true)
     #expect(store.state.history == .table([:]))
     #expect(harness.host.shared.value(forKey: "history") == .table([:]))
     #expect(files.value[path("history")].map { String(decoding: $0, as: UTF8.self) } ?? "{}\n" == "{}\n")

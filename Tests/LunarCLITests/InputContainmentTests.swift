@@ -11,7 +11,7 @@ import Testing
     #expect(output.status == 1, "\(output)")
     let error = try #require(output.events.named("error").first, "\(output)")
     #expect(error.string("kind") == "input")
-    #expect(error.string("message") == "a line of 20971520 bytes is longer than an action may be (16 MiB); it was skipped")
+    #expect(error.string("message") == "a line of 20971520 bytes is longer than an input line may be (16 MiB); it was skipped")
     #expect(output.events.named("state").last?.state?["count"] as? Int == 1, "\(output)")
   }
 

@@ -16,20 +16,25 @@ struct JSONEventTests {
 
   @Test func aValueJSONCannotHoldIsAnErrorEventAndTheRunGoesOn() async throws {
     let output = try await Lunar.run(
-      ["run", Self.echo], input: #"{ type = "n", ["\xff"] = 1, ["\xfe"] = 2 }"# + "\n{ type = \"nan\", x = 0/0 }\nnext\n"
+      ["run", Self.echo, "--keep-going"], input: #"{ type = "n", ["\xfe"] = 2 }"# + "\n{ type = \"nan\", x = 0/0 }\nnext\n"
     )
 
     #expect(output.status == 1, "\(output)")
     #expect(output.events.count == output.lines.count, "every line is JSON\n\(output)")
     let errors = output.events.named("error")
-    #expect(errors.map { $0.string("kind") } == ["output", "output", "output", "output"])
+    // NB: the actions cannot be written; Echo storing them in its state is refused at that line
+    //     (state holds only what JSON can write), and that error is written without the action.
+    #expect(errors.map { $0.string("kind") } == ["output", "reducer", "output", "reducer"], "\(output)")
+    let json = "state is written as JSON (events, recordings, saved files)"
     #expect(errors.map { $0.string("message") } == [
       #"the action event cannot be written as JSON: action: the key "\xFE" is not valid UTF-8 at byte 0 (0xFE); JSON text must be UTF-8"#,
-      #"the state event cannot be written as JSON: patch[2].value: the key "\xFE" is not valid UTF-8 at byte 0 (0xFE); JSON text must be UTF-8"#,
+      #"feature.lua:14: cannot store the key "\xFE" in state (in state.last: byte 0 is 0xFE): "# + "\(json), whose keys are UTF-8 text",
       "the action event cannot be written as JSON: action.x: NaN (not a number) is not a JSON number",
-      "the state event cannot be written as JSON: patch[2].value.x: NaN (not a number) is not a JSON number",
+      "feature.lua:14: cannot store NaN in state (at state.last.x): \(json), which has no NaN or infinities",
     ])
-    #expect(output.events.named("state").last?.state?["count"] as? Int == 3, "the later action ran")
+    #expect(errors[1]["action"] == nil && errors[1].int("line") == 14)
+    #expect(output.events.named("state").map { $0["changed"] as? Bool } == [false, false, true], "\(output)")
+    #expect(output.events.named("state").last?.state?["count"] as? Int == 1, "the later action ran")
   }
 
   @Test func integersAndFloatsKeepTheirTypeInEvents() async throws {

@@ -40,8 +40,10 @@ struct PersistedDataTests {
 
     #expect(output.status == 1, "\(output)")
     let errors = output.events.named("error")
+    // NB: state refuses NaN when it is written (JSON cannot write it): nothing is saved.
     #expect(errors.map { $0.string("message") } == [
-      "lunar.shared(\"persist-settings\") cannot be saved to \(data.settings.path): state.settings.ratio: NaN (not a number) is not a JSON number"
+      "feature.lua:17: cannot store NaN in state (at state.settings.ratio): state is written as JSON (events, recordings, "
+        + "saved files), which has no NaN or infinities"
     ])
     let states = output.events.named("state").map { ($0.state?["settings"] as? [String: Any])?["ratio"] as? Double }
     #expect(states == [2, 2, 3.5], "the refused action left the state as it was")
@@ -55,7 +57,9 @@ struct PersistedDataTests {
 
     #expect(output.status == 1, "\(output)")
     #expect(output.events.named("error").first?.string("message")?.hasSuffix(
-      "state.settings.title: not valid UTF-8 at byte 3 (0xE9); JSON text must be UTF-8") == true, "\(output)")
+      "cannot store a string that is not UTF-8 in state (at state.settings.title: byte 3 is 0xE9): state is written as "
+        + "JSON (events, recordings, saved files), whose text is UTF-8; encode binary data as text first (hex, base64)")
+      == true, "\(output)")
     #expect(try String(contentsOf: data.settings, encoding: .utf8).contains(#""title": "kept""#))
   }
 

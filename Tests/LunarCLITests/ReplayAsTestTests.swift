@@ -9,9 +9,13 @@ import Testing
     let copy: URL
 
     init(_ name: String) throws {
+      try self.init(copying: Lunar.packageRoot.appendingPathComponent("examples/\(name)"))
+    }
+
+    init(copying original: URL) throws {
       folder = try makeTemporaryFolder()
-      copy = folder.appendingPathComponent(name)
-      try FileManager.default.copyItem(at: Lunar.packageRoot.appendingPathComponent("examples/\(name)"), to: copy)
+      copy = folder.appendingPathComponent(original.lastPathComponent)
+      try FileManager.default.copyItem(at: original, to: copy)
     }
 
     /// Records `input` at `lunar run` on the copy; returns the recording's path.
@@ -101,5 +105,24 @@ import Testing
 
     #expect(refused.status != 0, "\(refused)")
     #expect(refused.stderr.contains("counter_test.lua exists: choose another with --output, or replace it with --force"), "\(refused)")
+  }
+
+  @Test func edgeNumbersAndStringsAreWrittenSoTheTestReadsThemBackExactly() async throws {
+    // NB: Echo keeps each field of the action and its Lua type: a literal read back as another
+    //     value or type (the smallest integer as a float) fails the written test.
+    let example = try Example(copying: Lunar.testsFolder.appendingPathComponent("Fixtures/echo"))
+    defer { example.remove() }
+    let recording = try await example.record(
+      #"{ type = "edges", min = math.mininteger, big = 2^63, zero = -0.0, whole = 3.0, tiny = 5e-324, text = "a\0\1\127\r\n\"\\é" }"#
+        + "\n")
+
+    let written = try await Lunar.run(["replay", recording, "--as-test", "--output", "-"])
+    #expect(written.stdout.contains("min = math.mininteger"), "\(written)")
+    let file = example.copy.appendingPathComponent("session_test.lua")
+    _ = try await Lunar.run(["replay", recording, "--as-test"])
+    let tested = try await Lunar.run(["test", "--time-limit", "60", file.path])
+
+    #expect(tested.status == 0, "\(tested)")
+    #expect(tested.lines.last == "1 passed, 0 failed", "\(tested)")
   }
 }

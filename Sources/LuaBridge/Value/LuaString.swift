@@ -43,6 +43,16 @@ public struct LuaString: Sendable, Hashable, Comparable {
     return same ?? text.utf8.elementsEqual(bytes) ? text : nil
   }
 
+  /// The offset of the first byte that does not start a valid UTF-8 sequence, or `nil` when the
+  /// bytes are UTF-8 text (the rule of ``string`` and of ``LuaJSONEncoder``).
+  ///
+  /// ```swift
+  /// LuaString(bytes: [0x61, 0xFF]).firstInvalidUTF8Offset   // 1
+  /// ```
+  public var firstInvalidUTF8Offset: Int? {
+    UTF8Check.firstInvalidOffset(bytes)
+  }
+
   /// The text with invalid UTF-8 replaced by U+FFFD; for display, never for round trips.
   public var lossyString: String {
     String(decoding: bytes, as: UTF8.self)

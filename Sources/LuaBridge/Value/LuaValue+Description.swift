@@ -3,7 +3,8 @@ extension LuaValue: CustomStringConvertible, CustomDebugStringConvertible {
   /// `{count = 3, items = {1, 2.5, nil, "x"}, ["odd key"] = true}`.
   ///
   /// Floats always show as floats (`3.0`, `1e+20`); the specials read back in Lua: `1/0`, `-1/0`,
-  /// `0/0` (NaN) and `-0.0`. Strings show as Lua literals, invalid UTF-8 as `\xHH` escapes.
+  /// `0/0` (NaN) and `-0.0`, and the smallest integer is `math.mininteger`. Strings show as Lua
+  /// literals, invalid UTF-8 and control characters as `\xHH` escapes.
   public var description: String {
     var out = ""
     write(to: &out)
@@ -16,7 +17,8 @@ extension LuaValue: CustomStringConvertible, CustomDebugStringConvertible {
     switch self {
     case .nil: out += "nil"
     case .boolean(let b): out += b ? "true" : "false"
-    case .integer(let i): out += String(i)
+    // NB: `-9223372036854775808` reads as a float in Lua (the numeral overflows before the minus).
+    case .integer(let i): out += i == .min ? "math.mininteger" : String(i)
     case .number(let d): out += Self.format(d)
     case .string(let s): out += LuaLiteral.quote(s)
     case .array(let elements):

@@ -23,7 +23,7 @@ public final class LuaFeature {
   public var initialValue: LuaValue {
     if let initialRead { return initialRead }
     do {
-      let value = try initialTable.value()
+      let value = try Self.writable(try initialTable.value())
       initialRead = value
       return value
     } catch {
@@ -70,7 +70,7 @@ public final class LuaFeature {
     self.name = try table.get("name", as: String.self)
     self.initialTable = try table.get("initial", as: LuaTable.self)
     // NB: a first load reads `initial` now, so that a state that is not data fails the load.
-    self.initialRead = lazyInitial ? nil : try initialTable.value()
+    self.initialRead = lazyInitial ? nil : try Self.writable(try initialTable.value())
     self.reduce = try table.get("reduce", as: LuaFunction.self)
     self.view = try table.get("view", as: LuaFunction?.self)
     self.migrate = try table.get("migrate", as: LuaFunction?.self)
@@ -81,6 +81,17 @@ public final class LuaFeature {
     self.clientNames = (names.arrayValue ?? []).compactMap(\.stringValue)
     self.sharedFields = try LuaSharedField.parse(try table.get("sharedFields"), feature: name)
     if !sharedFields.isEmpty { try host.shared.declare(sharedFields, feature: name) }
+  }
+
+  /// `initial`, when JSON can write it: state leaves Lua as JSON (events, recordings, saved files),
+  /// so NaN, the infinities and text that is not UTF-8 fail the load, as they fail a write.
+  static func writable(_ initial: LuaValue) throws(LuaError) -> LuaValue {
+    do {
+      _ = try LuaJSONEncoder().encode(initial, root: "initial")
+    } catch {
+      throw LuaError(kind: .conversion, message: "the initial state cannot be written as JSON: \(error)")
+    }
+    return initial
   }
 
   /// The initial state, ready for a store: `initial`, with each shared field holding the current

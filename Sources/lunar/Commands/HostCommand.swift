@@ -175,9 +175,7 @@ struct HostCommand: AsyncParsableCommand {
     if printsPrompt { printPrompt(session) }
     for await input in lines {
       guard case let .text(line) = input else {
-        if case let .tooLong(length) = input {
-          session.inputError("a line of \(length) bytes is longer than an input line may be; it was skipped", line: "")
-        }
+        if let problem = input.problem { session.inputError(problem, line: "") }
         continue
       }
       guard await session.handle(line) else { return true }

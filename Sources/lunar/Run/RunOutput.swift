@@ -64,10 +64,14 @@ final class JSONRunOutput: RunOutput {
     do {
       print(try JSONText.line(object))
     } catch {
-      // NB: a value JSON cannot hold (text that is not UTF-8, NaN) is an error of its own; the
-      //     feature did nothing wrong, and the run goes on.
-      hostErrors += 1
-      print(JSONText.errorLine(kind: "output", message: JSONText.unwritable(object, error)))
+      if let line = JSONText.errorLine(without: object, error) {
+        print(line)
+      } else {
+        // NB: a value JSON cannot hold (text that is not UTF-8, NaN) is an error of its own; the
+        //     feature did nothing wrong, and the run goes on.
+        hostErrors += 1
+        print(JSONText.errorLine(kind: "output", message: JSONText.unwritable(object, error)))
+      }
     }
     flushStandardOutput()
   }

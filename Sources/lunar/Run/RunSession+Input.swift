@@ -19,7 +19,7 @@ extension RunSession {
     var inputEnded = true
     for await input in lines {
       guard case let .text(line) = input else {
-        if case let .tooLong(length) = input, !skipLongLine(length: length) {
+        if let problem = input.problem, !skip(problem) {
           inputEnded = false
           break
         }

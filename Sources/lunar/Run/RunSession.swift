@@ -115,11 +115,11 @@ final class RunSession {
     return send(action)
   }
 
-  /// Reports a line too long to be an action; returns `false` when the session should stop.
-  func skipLongLine(length: Int) -> Bool {
+  /// Reports a line that cannot be an action (too long, not UTF-8): `problem` says why; returns
+  /// `false` when the session should stop.
+  func skip(_ problem: String) -> Bool {
     errors += 1
-    let limit = StandardInput.maximumLineLength >> 20
-    output.inputError("a line of \(length) bytes is longer than an action may be (\(limit) MiB); it was skipped", line: "")
+    output.inputError(problem, line: "")
     return keepGoing || StandardInput.isTerminal
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LuaBridge
 
 /// Lines of standard input as an async sequence, read on a thread of their own so that the main
 /// actor (where stores and effects run) never blocks waiting for a keystroke.
@@ -16,10 +17,25 @@ enum StandardInput {
 
   /// One line of input.
   enum Line: Sendable {
-    /// A line, without its newline (bytes that are not UTF-8 are repaired as U+FFFD).
+    /// A line, without its line end (`\n` or `\r\n`), and without the byte order mark that may
+    /// open the input.
     case text(String)
     /// A line of this many bytes, over ``maximumLineLength``: skipped.
     case tooLong(Int)
+    /// A line that is not UTF-8 text: the offset of its first bad byte, and that byte. Skipped,
+    /// never repaired: a repaired line would be an action the user did not write.
+    case notText(offset: Int, byte: UInt8)
+
+    /// Why a line that is not ``text(_:)`` was skipped, for the error event.
+    var problem: String? {
+      switch self {
+      case .text: nil
+      case let .tooLong(length):
+        "a line of \(length) bytes is longer than an input line may be (\(StandardInput.maximumLineLength >> 20) MiB); it was skipped"
+      case let .notText(offset, byte):
+        "a line is not UTF-8 text (byte \(offset) is 0x\(String(byte, radix: 16, uppercase: true))); input lines are UTF-8, and it was skipped"
+      }
+    }
   }
 
   static func lines() -> Lines {
@@ -82,6 +98,9 @@ final class Slots: @unchecked Sendable {
 }
 
 /// Splits what a file descriptor delivers into lines, holding at most `maximumLength` bytes of one.
+///
+/// Lines end with `\n` or `\r\n` (files written on Windows), and a UTF-8 byte order mark opening the
+/// input is dropped; a line that is not UTF-8 arrives as ``StandardInput/Line/notText(offset:byte:)``.
 struct LineReader {
   let descriptor: Int32
   let maximumLength: Int
@@ -90,6 +109,8 @@ struct LineReader {
   /// Where the search for the next newline resumes: bytes before it hold none.
   private var scanned = 0
   private var ended = false
+  /// Whether a line was returned already (only the first may open with a byte order mark).
+  private var started = false
 
   init(descriptor: Int32, maximumLength: Int) {
     self.descriptor = descriptor
@@ -104,7 +125,7 @@ struct LineReader {
         let length = newline - start
         defer { start = newline + 1; scanned = start }
         if skipped > 0 { return .tooLong(skipped + length) }
-        return .text(String(decoding: buffer[start..<newline], as: UTF8.self))
+        return line(buffer[start..<newline])
       }
       scanned = buffer.count
       if buffer.count - start > maximumLength {
@@ -118,7 +139,7 @@ struct LineReader {
         guard start < buffer.count || skipped > 0 else { return nil }
         defer { buffer.removeAll(); start = 0; scanned = 0 }
         if skipped > 0 { return .tooLong(skipped + buffer.count - start) }
-        return .text(String(decoding: buffer[start...], as: UTF8.self))
+        return line(buffer[start...])
       }
       if start > 0 {
         buffer.removeFirst(start)
@@ -127,6 +148,21 @@ struct LineReader {
       }
       fill()
     }
+  }
+
+  /// The line of `bytes` (its `\n` left out): a `\r` before the newline and the first line's byte
+  /// order mark dropped, checked as UTF-8.
+  private mutating func line(_ bytes: ArraySlice<UInt8>) -> StandardInput.Line {
+    var bytes = bytes
+    if !started {
+      started = true
+      if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+    }
+    if bytes.last == UInt8(ascii: "\r") { bytes = bytes.dropLast() }
+    let text = LuaString(bytes: bytes)
+    if let string = text.string { return .text(string) }
+    let offset = text.firstInvalidUTF8Offset ?? 0
+    return .notText(offset: offset, byte: text.bytes[offset])
   }
 
   private mutating func fill() {

@@ -118,24 +118,24 @@ local SEND, CALL = "lunar.send", "lunar.call"
 local effectThreads = setmetatable({}, { __mode = "k" })
 host.SEND, host.CALL = SEND, CALL
 
-local function makeSend(origin)
-  return function(action)
+--- The body of an effect's coroutine: runs `fn(send)`, routing errors to `catch` when given.
+-- Its `send` yields from this effect's coroutine only (`own`, set when it starts): a `send` kept
+-- past the effect's end, or handed to another effect or a nested coroutine, raises instead of
+-- delivering as if that other code were the effect.
+function host.effectBody(entry)
+  local fn, catch, origin = entry.fn, entry.catch, entry.origin
+  local own
+  local function send(action)
     checkAction(action, "send (in the effect started at " .. origin .. ")", 2)
-    local thread = crunning()
-    if not effectThreads[thread] then
+    if crunning() ~= own then
       error("send must be called from the effect's own function (started at " .. origin ..
-        "), not from a nested coroutine or after the effect ended", 2)
+        "), not from a nested coroutine, another effect or after the effect ended", 2)
     end
     cyield(SEND, action)
   end
-end
-
---- The body of an effect's coroutine: runs `fn(send)`, routing errors to `catch` when given.
-function host.effectBody(entry)
-  local send = makeSend(entry.origin)
-  local fn, catch = entry.fn, entry.catch
   return function()
-    effectThreads[crunning()] = true
+    own = crunning()
+    effectThreads[own] = true
     if catch == nil then
       fn(send)
       return

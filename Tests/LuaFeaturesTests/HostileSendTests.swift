@@ -1,0 +1,35 @@
+import Composable
+import Foundation
+import LuaBridge
+@testable import LuaFeatures
+import Testing
+
+/// An effect's `send` belongs to that effect while it runs: kept past its end and called from
+/// another effect, it raises in that effect instead of delivering.
+@MainActor
+struct HostileSendTests {
+  @Test func aSendKeptPastItsEffectRaisesInAnotherEffect() async throws {
+    let file = "kept_send.lua"
+    let source = try HostileStateTests.source(file)
+    let harness = try FeatureHarness()
+    let feature = try harness.load(source, chunkName: file)
+    let reducer = feature.reducer()
+    let store = makeStore(reducer, state: feature.initialState)
+    await store.send(["type": "keep"]).finish()
+    #expect(harness.errors.isEmpty)
+
+    await store.send(["type": "useKept"]).finish()
+
+    let keeper = try #require(line(of: "-- keeper", in: source))
+    let at = try #require(line(of: "-- kept send", in: source))
+    let errors = harness.takeErrors()
+    #expect(errors.map(\.kind) == [.effect])
+    #expect(errors.map(\.message) == [
+      "\(file):\(at): send must be called from the effect's own function (started at \(file):\(keeper)), "
+        + "not from a nested coroutine, another effect or after the effect ended"
+    ])
+    // NB: neither the kept send's action nor what the raising effect sent after it arrived.
+    #expect(store.state.value == ["late": false, "own": false])
+    #expect(reducer.liveCoroutines == 0)
+  }
+}

@@ -31,7 +31,7 @@ package enum JSONText {
   /// An `error` event whose field (the action that failed, holding a NaN, say) cannot be written,
   /// written without that field; `nil` for other events, or when the field is the message. The
   /// error is what a client must see: the unwritable action was reported when it was sent.
-  static func errorLine(without object: [String: Any], _ error: LuaJSONError) -> String? {
+  package static func errorLine(without object: [String: Any], _ error: LuaJSONError) -> String? {
     guard object["event"] as? String == "error", case let .key(field)? = error.path.components.first,
           field != "message", object[field] != nil else { return nil }
     var rest = object

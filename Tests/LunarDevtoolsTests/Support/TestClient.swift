@@ -11,8 +11,10 @@ struct TestResponse: Error, Sendable {
 }
 
 enum TestClient {
+  // NB: FlyingSocks gives up connecting after 5 s by default; with the whole suite running on two
+  //     cores, its client task can wait longer than that for a thread, so the tests allow a minute.
   static func connect(port: UInt16) async throws -> AsyncSocket {
-    try await AsyncSocket.connected(to: sockaddr_in.inet(ip4: "127.0.0.1", port: port))
+    try await AsyncSocket.connected(to: sockaddr_in.inet(ip4: "127.0.0.1", port: port), timeout: 60)
   }
 
   /// Writes `request` (its lines joined by CRLF, ended by an empty line) and reads the answer

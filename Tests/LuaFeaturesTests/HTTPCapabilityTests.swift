@@ -118,6 +118,24 @@ import Testing
     #expect(server.requests(atLeast: 1) == ["GET /redirect"])
   }
 
+  @Test func anInterimAnswerIsFollowedByTheRealOne() async throws {
+    let (store, _) = try makeStore(.live)
+    await send(store, ["type": "get", "url": .text(server.url + "/interim")])
+
+    #expect(store.state.status == 200)
+    #expect(store.state.body == "after")
+    #expect(store.state.headers[LuaString("x-early")].isNil)
+  }
+
+  @Test func aHeadLongerThan64KiBIsAnErrorNotAnAnswer() async throws {
+    let (store, _) = try makeStore(.live)
+    await send(store, ["type": "get", "url": .text(server.url + "/longhead")])
+
+    #expect(store.state.message.stringValue?.hasSuffix(
+      "deps.http.get failed: cannot reach \(server.url)/longhead: the answer's head is longer than 65536 bytes") == true,
+      "\(store.state.message)")
+  }
+
   @Test func aRefusedConnectionIsAnErrorNamingTheURL() async throws {
     let (store, _) = try makeStore(.live)
     await send(store, ["type": "get", "url": "http://127.0.0.1:1/nothing"])

@@ -8,6 +8,8 @@ import TestSupport
 /// - `/slow`: after 5 seconds, 200;
 /// - `/binary`: 200, the bytes 0…255;
 /// - `/redirect`: 302 to `/echo?redirected=1`;
+/// - `/interim`: 103 with an `X-Early` header, then 200, body `after`;
+/// - `/longhead`: 200 with 100 KB of headers;
 /// - `/big/<bytes>`: 200 with a `Content-Length` of that many bytes, then the bytes;
 /// - `/stream/<bytes>`: 200 without a length, that many bytes, then the connection closes.
 /// - `/chunked/<bytes>`: 200 in chunks of at most 64 KiB, that many bytes in all.
@@ -83,6 +85,15 @@ final class LocalHTTPServer: @unchecked Sendable {
                 except OSError:
                     self.close_connection = True
                 sys.stderr.write("SENT %d\n" % sent); sys.stderr.flush()
+            elif path == "/interim":
+                self.wfile.write(b"HTTP/1.1 103 Early Hints\r\nX-Early: 1\r\n\r\n")
+                self.answer(200, b"after")
+            elif path == "/longhead":
+                self.send_response(200)
+                for n in range(100):
+                    self.send_header("X-Filler-%d" % n, "y" * 1000)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
             elif path == "/binary":
                 self.answer(200, bytes(range(256)), "application/octet-stream")
             else:

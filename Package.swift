@@ -47,6 +47,14 @@ let package = Package(
       pkgConfig: "libedit",
       providers: [.apt(["libedit-dev"]), .brew(["libedit"])]
     ),
+    // The live HTTP transport (deps.http over http:// and https://). Foundation's networking on
+    // Linux is built on libcurl already; Debian's headers are libcurl4-openssl-dev (scripts/bootstrap
+    // installs it), macOS ships libcurl with the system.
+    .systemLibrary(
+      name: "CCurl",
+      pkgConfig: "libcurl",
+      providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+    ),
     .target(
       name: "CLuaShim",
       dependencies: ["CLua"]
@@ -128,6 +136,7 @@ let package = Package(
     .target(
       name: "LuaFeatures",
       dependencies: [
+        "CCurl",
         "CLua",
         "CLuaTransaction",
         "Composable",

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
 
 /// What answers a feature's `deps.http` calls: the network, recorded fixtures, or your own.
 ///
@@ -22,15 +19,22 @@ public struct HTTPTransport: Sendable {
     self.perform = perform
   }
 
-  /// Real requests through `URLSession` (an ephemeral session: no cookies or cache kept).
+  /// Real requests, `http://` and `https://` alike, through libcurl (no cookies, cache or
+  /// `.netrc` kept or read; a proxy set in the environment is used).
   ///
   /// Redirects are not followed: a 3xx answer reaches the script with its `location` header, and
   /// following it is a request of its own, which the host's checks see (a plugin granted one host
   /// cannot be led to another by that host's answers). A body is read as it arrives and the
-  /// request fails once it passes ``HTTPRequest/maximumResponseBytes``.
-  public static var live: HTTPTransport {
-    let session = HTTPStreamingSession()
-    return HTTPTransport { request in try await send(request, through: session) }
+  /// request fails once it passes ``HTTPRequest/maximumResponseBytes`` (or as soon as its head
+  /// declares a longer one), so an answer never takes much more of the host's memory than that.
+  public static var live: HTTPTransport { live(HTTPCurlExchange.Options()) }
+
+  /// ``live`` with what a test changes: the certificates trusted for `https`, the proxy.
+  static func live(_ options: HTTPCurlExchange.Options) -> HTTPTransport {
+    HTTPTransport { request in
+      let url = try HTTPRequest.parse(request.url)
+      return try await HTTPCurlExchange(request, url: url, options: options).response()
+    }
   }
 
   /// Recorded answers only, one file per request in `folder` (see ``HTTPFixture``); a request
@@ -58,52 +62,6 @@ public struct HTTPTransport: Sendable {
       let response = try await transport.perform(request)
       try HTTPFixture(request: request, response: response).write(in: folder)
       return response
-    }
-  }
-
-  static func send(_ request: HTTPRequest, through session: HTTPStreamingSession) async throws -> HTTPResponse {
-    let url = try HTTPRequest.parse(request.url)
-    // NB: plain HTTP is read with a bound of Lunar's own; a proxy the user set up
-    //     (`http_proxy`) is the session's business.
-    if url.scheme == "http", ProcessInfo.processInfo.environment["http_proxy", default: ""].isEmpty {
-      return try await HTTPPlainExchange(request, url: url).response()
-    }
-    var urlRequest = URLRequest(url: try request.validURL())
-    urlRequest.httpMethod = request.method
-    urlRequest.timeoutInterval = request.timeout
-    for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
-    if let body = request.body { urlRequest.httpBody = Data(body) }
-    let data: Data
-    let http: HTTPURLResponse
-    do {
-      (http, data) = try await session.response(to: urlRequest, url: request.url, limit: request.maximumResponseBytes)
-    } catch let error as HTTPError {
-      throw error
-    } catch let error as URLError where error.code == .cancelled {
-      throw CancellationError()
-    } catch {
-      try Task.checkCancellation()
-      if let error = error as? URLError, error.code == .timedOut {
-        throw HTTPError.timedOut(url: request.url, seconds: request.timeout)
-      }
-      throw HTTPError.unreachable(url: request.url, reason: reason(error))
-    }
-    var headers: [String: String] = [:]
-    for (name, value) in http.allHeaderFields {
-      if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
-    }
-    return HTTPResponse(status: http.statusCode, headers: headers, body: Array(data))
-  }
-
-  static func reason(_ error: any Error) -> String {
-    guard let error = error as? URLError else { return "\(error)" }
-    switch error.code {
-    case .cannotConnectToHost: return "the connection was refused"
-    case .cannotFindHost, .dnsLookupFailed: return "the host name does not resolve"
-    case .notConnectedToInternet, .networkConnectionLost: return "the network is unreachable"
-    case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate:
-      return "the secure connection failed"
-    default: return "URL error \(error.code.rawValue)"
     }
   }
 }

@@ -319,7 +319,7 @@ let package = Package(
     .testTarget(
       name: "LunarFuzzingTests",
       dependencies: ["LunarFuzzing"],
-      exclude: ["Corpus"]
+      exclude: ["Corpus", "Dictionaries"]
     ),
     .testTarget(
       name: "LunarCLITests",

@@ -228,16 +228,22 @@ import Testing
     #expect(store.state.body.stringValue == String(repeating: "x", count: 200_000))
   }
 
+  /// The request for `url` failed as longer than the 1 MiB limit, and the server wrote far less than
+  /// its 256 MiB.
+  private func expectRefusedPastOneMiB(_ url: String, _ store: TestStore<LuaState, LuaValue>, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    #expect(store.state.message.stringValue?.hasSuffix(
+      "deps.http.get failed: the answer from \(url) is longer than 1048576 bytes, the most a response may have here") == true,
+      "\(store.state.message)", sourceLocation: sourceLocation)
+    let sent = try #require(server.bytesSent(), sourceLocation: sourceLocation)
+    #expect(sent < 64 << 20, "the server wrote \(sent) bytes of 256 MiB", sourceLocation: sourceLocation)
+  }
+
   @Test func aChunkedBodyPastTheLimitStopsBeingReadThere() async throws {
     let (store, _) = try makeStore(.live, maximumResponseBytes: 1 << 20)
     let url = server.url + "/chunked/268435456"
     await send(store, ["type": "get", "url": .text(url)])
 
-    #expect(store.state.message.stringValue?.hasSuffix(
-      "deps.http.get failed: the answer from \(url) is longer than 1048576 bytes, the most a response may have here") == true,
-      "\(store.state.message)")
-    let sent = try #require(server.bytesSent())
-    #expect(sent < 64 << 20, "the server wrote \(sent) bytes of 256 MiB")
+    try expectRefusedPastOneMiB(url, store)
   }
 
   @Test func aDeclaredLengthPastTheLimitIsRefusedBeforeTheBodyIsRead() async throws {
@@ -245,11 +251,7 @@ import Testing
     let url = server.url + "/big/268435456"
     await send(store, ["type": "get", "url": .text(url)])
 
-    #expect(store.state.message.stringValue?.hasSuffix(
-      "deps.http.get failed: the answer from \(url) is longer than 1048576 bytes, the most a response may have here") == true,
-      "\(store.state.message)")
-    let sent = try #require(server.bytesSent())
-    #expect(sent < 64 << 20, "the server wrote \(sent) bytes of 256 MiB")
+    try expectRefusedPastOneMiB(url, store)
   }
 
   @Test func aStreamedBodyPastTheLimitStopsBeingReadThere() async throws {
@@ -259,12 +261,8 @@ import Testing
     await send(store, ["type": "get", "url": .text(url)])
     let grown = peak.growth()
 
-    #expect(store.state.message.stringValue?.hasSuffix(
-      "deps.http.get failed: the answer from \(url) is longer than 1048576 bytes, the most a response may have here") == true,
-      "\(store.state.message)")
-    let sent = try #require(server.bytesSent())
     // NB: what the server wrote past the limit sat in the sockets' buffers, not in the host.
-    #expect(sent < 64 << 20, "the server wrote \(sent) bytes of 256 MiB")
+    try expectRefusedPastOneMiB(url, store)
     #expect(grown < 32 << 20, "the host's memory grew by \(grown) bytes at its peak for a 256 MiB answer")
   }
 
@@ -276,12 +274,8 @@ import Testing
     await send(store, ["type": "get", "url": .text(url)])
     let grown = peak.growth()
 
-    #expect(store.state.message.stringValue?.hasSuffix(
-      "deps.http.get failed: the answer from \(url) is longer than 1048576 bytes, the most a response may have here") == true,
-      "\(store.state.message)")
+    try expectRefusedPastOneMiB(url, store)
     #expect(server.requests(atLeast: 1) == ["GET \(url)"])
-    let sent = try #require(server.bytesSent())
-    #expect(sent < 64 << 20, "the server wrote \(sent) bytes of 256 MiB")
     #expect(grown < 32 << 20, "the host's memory grew by \(grown) bytes at its peak for a 256 MiB answer")
   }
 

@@ -120,9 +120,9 @@ struct HostCommandTests {
       }
       """.write(to: looper.appendingPathComponent("feature.lua"), atomically: true, encoding: .utf8)
 
-    // NB: an instruction budget, not a short time limit: on a busy machine a 0.2 s limit also
+    // NB: an instruction budget, and time enough: on a busy machine a short time limit also
     //     stopped the counter's own load.
-    let output = try await host(in: folder, ["--instruction-limit", "5000000"], lines: [
+    let output = try await host(in: folder, ["--instruction-limit", "5000000", "--time-limit", "60"], lines: [
       #"{"plugin": "counter", "action": "increment"}"#,
       #"{"plugin": "looper", "action": "spin"}"#,
       #"{"plugin": "counter", "action": "increment"}"#,
@@ -131,7 +131,7 @@ struct HostCommandTests {
 
     let error = try #require(output.events.named("error").first, "\(output)")
     #expect(error.string("plugin") == "looper")
-    #expect(error.string("message")?.contains("instruction limit exceeded (5000000 instructions per call)") == true)
+    #expect(error.string("message")?.contains("instruction limit exceeded (5000000 instructions per call)") == true, "\(output)")
     let states = output.events.named("state")
     #expect(states.filter { $0.string("plugin") == "counter" }.last?.state?["count"] as? Int == 2)
     #expect(states.filter { $0.string("plugin") == "looper" }.last?.state?["spins"] as? Int == 1)

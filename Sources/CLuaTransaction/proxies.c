@@ -400,6 +400,8 @@ static void push_copy(lua_State *L, lunar_txn *t, int context, int src, int dept
       const char *s = lua_tolstring(L, -2, &n);
       ptrdiff_t bad = txn_utf8_invalid(s, n);
       if (bad >= 0) txn_refuse_key(L, -2, bad, w);
+      /* NB: a pair of twins has a string side: checking the string keys finds every pair. */
+      if (txn_key_has_twin(L, src, -2)) txn_refuse_twin_key(L, -2, w);
     } else if (kt == LUA_TNUMBER) {
       if (!lua_isinteger(L, -2)) txn_refuse_float_key(L, -2, w);
     } else {
@@ -544,7 +546,14 @@ static int write(lua_State *L, lunar_txn *t, int context, int real, int path) {
   if (lua_rawequal(L, 3, old)) return 0;
   /* NB: only a new key can be one JSON cannot write: the keys already there were checked when
      they were stored (or when the state was loaded). */
-  if (old_type == LUA_TNIL && lua_type(L, 2) == LUA_TSTRING) check_text(L, 2, path);
+  if (old_type == LUA_TNIL) {
+    if (lua_type(L, 2) == LUA_TSTRING) check_text(L, 2, path);
+    /* NB: nor can JSON write a table holding both 3 and "3". */
+    if (txn_key_has_twin(L, real, 2)) {
+      txn_where w = {path, 2, 0, NULL};
+      txn_refuse_twin_key(L, 2, &w);
+    }
+  }
   lua_getiuservalue(L, context, UV_JOURNAL);
   int journal = lua_gettop(L);
   lua_Integer at = t->count + 1;

@@ -140,5 +140,10 @@ void txn_refuse_number(lua_State *L, int value, const txn_where *w);
 void txn_refuse_string(lua_State *L, int value, ptrdiff_t offset, const txn_where *w);
 void txn_refuse_key(lua_State *L, int key, ptrdiff_t offset, const txn_where *w);
 void txn_refuse_float_key(lua_State *L, int key, const txn_where *w);
+/* Whether the table at `table` holds the twin of the key at `key`: the string "3" for the integer
+   3, or the integer for the string, which JSON writes as one key. */
+int txn_key_has_twin(lua_State *L, int table, int key);
+/* Raises the refusal of the key at `key`, whose twin its table holds, stored where `w` says. */
+void txn_refuse_twin_key(lua_State *L, int key, const txn_where *w);
 
 #endif

@@ -175,3 +175,62 @@ void txn_refuse_float_key(lua_State *L, int key, const txn_where *w) {
   luaL_error(L, "cannot use the float %s as a key in state (in %s): state keys are strings or integers", number,
              lua_tostring(L, -1));
 }
+
+/* The integer the string at `key` is the decimal text of, as Lua writes integers (`12`, `-3`; not
+   `012`, `+3`, `-0` or `1e3`): the key JSON writes for that integer. */
+static int decimal_integer(lua_State *L, int key, lua_Integer *n) {
+  size_t len;
+  const char *s = lua_tolstring(L, key, &len);
+  size_t first = s[0] == '-';
+  if (len == first || len > 20) return 0;
+  if (s[first] == '0' && (len > first + 1 || first)) return 0;
+  for (size_t i = first; i < len; i++)
+    if (s[i] < '0' || s[i] > '9') return 0;
+  /* NB: Lua reads text too large for an integer as a float: no integer key writes that text. */
+  if (lua_stringtonumber(L, s) != len + 1) return 0;
+  int integral = lua_isinteger(L, -1);
+  *n = lua_tointeger(L, -1);
+  lua_pop(L, 1);
+  return integral;
+}
+
+int txn_key_has_twin(lua_State *L, int table, int key) {
+  if (lua_type(L, key) == LUA_TSTRING) {
+    /* NB: most keys are names, which their first byte rules out. */
+    char c = lua_tostring(L, key)[0];
+    lua_Integer n;
+    if (!(c == '-' || (c >= '0' && c <= '9')) || !decimal_integer(L, key, &n)) return 0;
+    int found = lua_rawgeti(L, table, n) != LUA_TNIL;
+    lua_pop(L, 1);
+    return found;
+  }
+  if (!lua_isinteger(L, key)) return 0;
+  /* NB: written by hand: snprintf costs several times a short string's interning. */
+  char text[24];
+  char *end = text + sizeof text, *p = end;
+  lua_Integer n = lua_tointeger(L, key);
+  lua_Unsigned u = n < 0 ? 0 - (lua_Unsigned)n : (lua_Unsigned)n;
+  do {
+    *--p = (char)('0' + u % 10);
+    u /= 10;
+  } while (u > 0);
+  if (n < 0) *--p = '-';
+  table = lua_absindex(L, table);
+  lua_pushlstring(L, p, (size_t)(end - p));
+  int found = lua_rawget(L, table) != LUA_TNIL;
+  lua_pop(L, 1);
+  return found;
+}
+
+void txn_refuse_twin_key(lua_State *L, int key, const txn_where *w) {
+  key = lua_absindex(L, key);
+  int text = lua_type(L, key) == LUA_TSTRING;
+  lua_pushvalue(L, key);
+  const char *name = lua_tostring(L, -1);
+  txn_push_where(L, w, w->depth);
+  luaL_error(L,
+             "cannot store the key %s%s%s in state (in %s): it holds the %s key %s%s%s already, and " WRITTEN_AS_JSON
+             ", where both are the key \"%s\"; use keys of one kind in a table",
+             text ? "\"" : "", name, text ? "\"" : "", lua_tostring(L, -1), text ? "integer" : "string",
+             text ? "" : "\"", name, text ? "" : "\"", name);
+}

@@ -28,7 +28,10 @@ import Testing
       return fx.run(function(send)
         local ok, result = pcall(fn)
         if ok then
-          send { type = "answered", status = result.status, body = result.body, headers = result.headers }
+          -- NB: actions hold text only, as state does (both are written as JSON): a binary body
+          --     is sent as its bytes.
+          local body = utf8.len(result.body) and result.body or { result.body:byte(1, -1) }
+          send { type = "answered", status = result.status, body = body, headers = result.headers }
         else
           send { type = "failed", message = result }
         end
@@ -49,9 +52,7 @@ import Testing
         elseif t == "inReducer" then
           deps.http.get(action.url)
         elseif t == "answered" then
-          -- NB: state holds text only: a binary body is kept as its bytes.
-          local body = utf8.len(action.body) and action.body or { action.body:byte(1, -1) }
-          state.status, state.body, state.headers, state.message = action.status, body, action.headers, nil
+          state.status, state.body, state.headers, state.message = action.status, action.body, action.headers, nil
         elseif t == "failed" then
           state.status, state.body, state.message = nil, nil, action.message
         end

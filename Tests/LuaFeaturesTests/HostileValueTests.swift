@@ -49,6 +49,15 @@ struct HostileValueTests {
          message: "cannot use the float 1.5 as a key in state (in state.tags): state keys are strings or integers"),
     Case(action: "nestedFloatKey", marker: "-- nested float key",
          message: "cannot use the float 0.5 as a key in state (in state.rows): state keys are strings or integers"),
+    Case(action: "twinStringKey", marker: "-- twin string key",
+         message: #"cannot store the key "1" in state (in state.list): it holds the integer key 1 already, and "#
+           + #"\#(json), where both are the key "1"; use keys of one kind in a table"#),
+    Case(action: "twinIntegerKey", marker: "-- twin integer key",
+         message: #"cannot store the key -3 in state (in state.tags): it holds the string key "-3" already, and "#
+           + #"\#(json), where both are the key "-3"; use keys of one kind in a table"#),
+    Case(action: "nestedTwinKey", marker: "-- nested twin key",
+         message: #"cannot store the key "7" in state (in state.rows[1]): it holds the integer key 7 already, and "#
+           + #"\#(json), where both are the key "7"; use keys of one kind in a table"#),
   ]
 
   @Test(arguments: cases)
@@ -80,7 +89,7 @@ struct HostileValueTests {
 
     #expect(harness.errors.isEmpty)
     #expect(store.state.value == [
-      "count": 1, "stats": ["ratio": 2.5], "title": "héllo ✓", "tags": ["clé": 2, "2": "two"],
+      "count": 1, "stats": ["ratio": 2.5], "title": "héllo ✓", "tags": ["clé": 2, "2": "two", "02": "not 2's twin"],
       "big": .integer(.max), "small": .integer(.min),
     ])
     let text = try LuaJSONEncoder().encodeText(store.state.value, root: "state")

@@ -99,4 +99,48 @@ import Testing
     #expect(output.events.named("error").isEmpty, "\(output)")
     #expect(output.events.named("state").last?.state?["count"] as? Int == 2, "\(output)")
   }
+
+  // MARK: - Actions are held to the rule state is held to
+
+  @Test func aLuaLiteralActionHoldingNaNIsRefusedAndTheRunGoesOn() async throws {
+    let input = "{ type = \"increment\", n = 0/0 }\nincrement\n"
+    let output = try await Lunar.run(["run", "examples/counter", "--keep-going"], input: input)
+
+    #expect(output.status == 1, "\(output)")
+    #expect(output.events.map { $0.name ?? "?" } == ["ready", "error", "action", "state"], "\(output)")
+    let error = try #require(output.events.named("error").first)
+    #expect(error.string("kind") == "input")
+    #expect(error.string("message") == "the action cannot be written as JSON: action.n: NaN (not a number) is not a JSON number")
+    #expect(output.events.named("state").last?.state?["count"] as? Int == 1, "\(output)")
+  }
+
+  @Test func anActionHoldingAnInfinityStopsARunWithoutKeepGoingBeforeItIsReduced() async throws {
+    let output = try await Lunar.run(["run", "examples/counter"], input: "increment by={ -math.huge }\nincrement\n")
+
+    #expect(output.status == 1, "\(output)")
+    #expect(output.events.map { $0.name ?? "?" } == ["ready", "error"], "\(output)")
+    #expect(output.events.named("error").first?.string("message")
+      == "the action cannot be written as JSON: action.by[1]: -infinity is not a JSON number")
+  }
+
+  @Test func aHostRefusesAnActionWhoseKeyIsNotUTF8AndServesTheNext() async throws {
+    let data = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: data) }
+    let lines = [
+      #"{"plugin": "counter", "action": "{ type = 'increment', ['\\xFF'] = 1 }"}"#,
+      #"{"plugin": "counter", "action": "increment"}"#,
+    ]
+    let output = try await Lunar.run(
+      ["host", HostCommandTests.plugins.path], input: lines.joined(separator: "\n") + "\n",
+      environment: ["XDG_DATA_HOME": data.path])
+
+    // NB: an input error makes the exit status 1, once the input has been served.
+    #expect(output.status == 1, "\(output)")
+    let error = try #require(output.events.named("error").first, "\(output)")
+    #expect(output.events.named("error").count == 1, "\(output)")
+    #expect(error.string("kind") == "input")
+    #expect(error.string("message") == #"the action cannot be written as JSON: action: the key "\xFF" is not valid UTF-8 at byte 0 (0xFF); JSON text must be UTF-8"#)
+    #expect(output.events.named("action").count == 1, "\(output)")
+    #expect(output.events.named("state").last?.state?["count"] as? Int == 1, "\(output)")
+  }
 }

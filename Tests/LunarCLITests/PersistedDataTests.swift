@@ -12,11 +12,14 @@ struct PersistedDataTests {
   struct DataFolder {
     let root: URL
     var environment: [String: String] { ["XDG_DATA_HOME": root.path] }
-    var shared: URL { root.appendingPathComponent("lunar/shared") }
+    /// The `lunar.shared` files of `Fixtures/persist`, in its own data folder.
+    let shared: URL
     var settings: URL { shared.appendingPathComponent("persist-settings.json") }
 
     init() throws {
       root = try makeTemporaryFolder()
+      shared = try Lunar.featureDataFolder(for: URL(fileURLWithPath: PersistedDataTests.persist), in: root)
+        .appendingPathComponent("shared")
       try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
     }
 

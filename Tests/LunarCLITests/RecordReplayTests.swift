@@ -74,7 +74,8 @@ import Testing
     defer { removeTemporaryFolder(data) }
     let file = data.appendingPathComponent("session.jsonl").path
     let environment = ["XDG_DATA_HOME": data.path]
-    let todos = data.appendingPathComponent("lunar/shared/todos.json")
+    let todos = try Lunar.featureDataFolder(for: Lunar.packageRoot.appendingPathComponent("examples/todos"), in: data)
+      .appendingPathComponent("shared/todos.json")
 
     // The session saves its list; the next one starts from it, and saves a longer one.
     _ = try await Lunar.run(["run", "examples/todos", "--timeout", "0", "--time-limit", "60"], input: "add title=milk\n", environment: environment)

@@ -10,7 +10,7 @@ struct SharedCrashTests {
     let binary = try await Lunar.binary()
     let feature = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .appendingPathComponent("Fixtures/crash/feature.lua")
-    let file = data.appendingPathComponent("lunar/shared/crash-tally.json")
+    let file = try Lunar.featureDataFolder(for: feature, in: data).appendingPathComponent("shared/crash-tally.json")
 
     var lastCount = 0
     for round in 0..<3 {

@@ -65,22 +65,14 @@ extension LuaFeatureInstance {
       guard let handle = field(EffectField.handle).integerValue else { throw malformed("fx.run without a handle", action) }
       let origin = field(EffectField.origin).stringValue ?? "?"
       // NB: named by its Lua line, so "still running" messages point at the script, not at us.
-      if feature.declaresActions {
-        return .run(origin: EffectOrigin(label: origin)) { @MainActor [weak self] send in
-          await self?.drive(handle: handle, origin: origin, send: Send { [weak self] sent in
-            let wrapped = path?.wrap(sent) ?? sent
-            guard let self, let problem = self.feature.problem(with: wrapped) else { return send(wrapped) }
-            self.host.report(LuaFeatureError(effectSending: problem, origin: origin, feature: self.feature.name, action: wrapped))
-          })
-        }
-      }
-      if let path {
-        return .run(origin: EffectOrigin(label: origin)) { @MainActor [weak self] send in
-          await self?.drive(handle: handle, origin: origin, send: Send { send(path.wrap($0)) })
-        }
-      }
+      // NB: each action it sends passes the feature's gate, as an input line does: one that JSON
+      //     cannot hold, or (when the feature declares its actions) none of them, is refused here.
       return .run(origin: EffectOrigin(label: origin)) { @MainActor [weak self] send in
-        await self?.drive(handle: handle, origin: origin, send: send)
+        await self?.drive(handle: handle, origin: origin, send: Send { [weak self] sent in
+          let wrapped = path?.wrap(sent) ?? sent
+          guard let self, let problem = self.feature.problem(with: wrapped) else { return send(wrapped) }
+          self.host.report(LuaFeatureError(effectSending: problem, origin: origin, feature: self.feature.name, action: wrapped))
+        })
       }
     case "merge", "concat":
       let members = try (field(EffectField.effects).arrayValue ?? []).map { try translate($0, action: action, in: path) }
@@ -119,10 +111,10 @@ extension LuaFeatureInstance {
     }
   }
 
-  /// `sent`, when the feature declares it (or declares no actions); otherwise an error naming the
-  /// line that built the effect.
+  /// `sent`, when it passes the feature's gate (JSON can hold it, and the feature declares it or
+  /// declares no actions); otherwise an error naming the line that built the effect.
   private func declared(_ sent: LuaValue, origin: LuaValue, _ action: LuaValue) throws -> LuaValue {
-    guard feature.declaresActions, let problem = feature.problem(with: sent) else { return sent }
+    guard let problem = feature.problem(with: sent) else { return sent }
     var error = malformed(problem, action)
     if let origin = origin.stringValue { error = LuaFeatureError(effectSending: problem, origin: origin, feature: feature.name, action: action) }
     error.kind = .malformedEffect

@@ -31,9 +31,14 @@ extension LuaFeature {
     return list.compactMap(\.stringValue)
   }
 
-  /// Why `action` is not one of the feature's declared actions, in the author's terms (an unknown
-  /// type with the nearest declared one, a missing, extra or mistyped field), or `nil` when it is
-  /// one, or when the feature declares none.
+  /// Why `action` cannot be sent to the feature, in the author's terms, or `nil` when it can: the
+  /// one check every action passes where it enters (an input line, a devtools dispatch, an
+  /// effect's `send`).
+  ///
+  /// - **Any feature**: the action must be writable as JSON, as state must (``unwritable(_:)``):
+  ///   its events and recordings are JSON.
+  /// - **A feature declaring its actions**: it must be one of them (an unknown type with the
+  ///   nearest declared one, a missing, extra or mistyped field).
   ///
   /// ```swift
   /// counter.problem(with: ["type": "incremnt"])
@@ -43,6 +48,7 @@ extension LuaFeature {
   /// > Important: Wrapped child actions (`{ type = "todos", id = 3, action = … }`) are checked
   /// > against the child's declarations; the shape of the wrapping is composition's to check.
   public func problem(with action: LuaValue) -> String? {
+    if let unwritable = unwritable(action) { return unwritable }
     guard declaresActions else { return nil }
     do {
       let problem = try host.vm.call(host.prelude.validateAction, table, action, returning: LuaValue.self)
@@ -54,6 +60,25 @@ extension LuaFeature {
 }
 
 extension LuaFeature {
+  /// Why `action` cannot be written as JSON, naming the field, or `nil` when it can.
+  ///
+  /// An action is held to the rule state is held to: no NaN or infinities, strings and keys that
+  /// are UTF-8 text, nesting within the VM's data depth. Its events and recordings are JSON; an
+  /// action that JSON cannot hold would be reduced and then missing from them.
+  ///
+  /// ```swift
+  /// counter.unwritable(["type": "tick", "n": .number(.nan)])
+  /// // the action cannot be written as JSON: action.n: NaN (not a number) is not a JSON number
+  /// ```
+  public func unwritable(_ action: LuaValue) -> String? {
+    do {
+      try LuaJSONEncoder(depthLimit: host.vm.limits.dataDepth).validate(action, root: "action")
+      return nil
+    } catch {
+      return "the action cannot be written as JSON: \(error)"
+    }
+  }
+
   /// The name of `names` nearest to `name` (fewest one-character edits), when it is near enough
   /// to be a misspelling: what "did you mean" suggests.
   ///

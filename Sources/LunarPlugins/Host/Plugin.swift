@@ -38,7 +38,7 @@ public final class Plugin {
   let meter: PluginMeter
   let gate: GrantGate
   /// Where its storage document and shared files are kept, and their quota.
-  let data: PluginData
+  let data: LuaFeatureData
   /// Every reducer made for it, weakly: a reload swaps them all to the new version.
   private var cores: [WeakCore] = []
   /// Every session made for it, weakly: unloading cancels their effects.
@@ -50,7 +50,7 @@ public final class Plugin {
 
   init(
     manifest: PluginManifest, grants: PluginGrants, luaHost: LuaFeatureHost, feature: LuaFeature, gate: GrantGate,
-    meter: PluginMeter, data: PluginData
+    meter: PluginMeter, data: LuaFeatureData
   ) {
     self.data = data
     self.manifest = manifest
@@ -60,6 +60,11 @@ public final class Plugin {
     self.gate = gate
     self.meter = meter
     let core = PluginReducerCore(lua: feature.reducer(), meter: meter)
+    let (luaHost, name) = (luaHost, feature.name)
+    core.refused = { [weak luaHost] problem in
+      // NB: without the action, which JSON cannot hold: the error is written as JSON too.
+      MainActor.assumeIsolated { luaHost?.onError(LuaFeatureError(kind: .reducer, feature: name, message: problem)) }
+    }
     self.main = PluginSession(plugin: manifest.name, core: core, initialState: feature.initialState)
     cores.append(WeakCore(core))
     sessions.append(WeakSession(main))
@@ -133,6 +138,11 @@ public final class Plugin {
 
   private func makeCore() -> PluginReducerCore {
     let core = PluginReducerCore(lua: feature.reducer(), meter: meter)
+    let (luaHost, name) = (luaHost, feature.name)
+    core.refused = { [weak luaHost] problem in
+      // NB: without the action, which JSON cannot hold: the error is written as JSON too.
+      MainActor.assumeIsolated { luaHost?.onError(LuaFeatureError(kind: .reducer, feature: name, message: problem)) }
+    }
     if cores.count >= pruneCoresAt {
       cores.removeAll { $0.core == nil }
       pruneCoresAt = max(64, cores.count * 2)

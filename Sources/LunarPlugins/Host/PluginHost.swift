@@ -88,15 +88,13 @@ public final class PluginHost {
   /// Where plugins' data goes by default: `<data>/lunar/plugins`, where `<data>` is
   /// `$XDG_DATA_HOME`, else `~/.local/share`.
   public nonisolated static var defaultDataFolder: URL {
-    // NB: `<data>/lunar/storage/<name>.json` is where Lunar keeps a feature's storage: two up is `<data>/lunar`.
-    LuaCapability.defaultStorageFile(for: "plugins").deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("plugins")
+    LuaFeatureData.defaultRoot("plugins")
   }
 
   /// The bytes a plugin's storage document and shared files may take together by default: 16 MiB,
   /// room for settings, drafts and backups, while each change still rewrites a whole document in
   /// a fraction of a second.
-  public nonisolated static let defaultDataLimit = 16 << 20
+  public nonisolated static let defaultDataLimit = LuaFeatureData.defaultLimit
 
   /// The data folder of the plugin in `pluginFolder`, named `name`, under `root`:
   /// `<root>/<name>-<16 hex digits>`, the digits the start of the SHA-256 of the plugin folder's
@@ -107,9 +105,7 @@ public final class PluginHost {
   /// for people reading the folder. A plugin folder that moves starts with no data; its old data
   /// stays where it was (move it into the new folder by hand).
   public nonisolated static func dataFolder(for pluginFolder: URL, name: String, in root: URL) -> URL {
-    let path = pluginFolder.standardizedFileURL.resolvingSymlinksInPath().path
-    let digest = SHA256.hex(Array(path.utf8)).prefix(16)
-    return root.appendingPathComponent("\(name)-\(digest)", isDirectory: true)
+    LuaFeatureData.folder(for: pluginFolder, name: name, in: root)
   }
 
   /// The plugin named `name`, if loaded.
@@ -201,7 +197,7 @@ public final class PluginHost {
 
   /// What the app offers the plugin of `manifest`, and `storage` in its data folder unless the
   /// app offers one of its own.
-  func offered(to manifest: PluginManifest, data: PluginData) -> LuaDependencies {
+  func offered(to manifest: PluginManifest, data: LuaFeatureData) -> LuaDependencies {
     var offered = offering(manifest)
     if offersStorage, !offered.offered.contains("storage") { offered.offer(data.storage) }
     return offered
@@ -209,13 +205,13 @@ public final class PluginHost {
 
   /// Where the plugin of `manifest` keeps its data, and its quota (the limit set once its grants
   /// are decided).
-  private func makeData(for manifest: PluginManifest) -> PluginData {
+  private func makeData(for manifest: PluginManifest) -> LuaFeatureData {
     let root = dataFolder ?? Self.defaultDataFolder
-    let folder = Self.dataFolder(for: manifest.folder, name: manifest.name, in: root)
-    if dataFolder != nil { PluginData.noteEarlierLayout(of: manifest.name, in: root, now: folder) }
-    return PluginData(
-      folder: folder, fileStorage: dataFolder == nil ? .inMemory() : fileStorage,
+    let data = LuaFeatureData(
+      for: manifest.folder, name: manifest.name, in: root, fileStorage: dataFolder == nil ? .inMemory() : fileStorage,
       quota: LuaDataQuota(limit: dataLimit, owner: "plugin \(manifest.name)"))
+    if dataFolder != nil { LuaFeatureData.noteEarlierPluginLayout(of: manifest.name, in: root, now: data) }
+    return data
   }
 
   /// What the policy grants `manifest`, after checking that the app offers what it asks for.

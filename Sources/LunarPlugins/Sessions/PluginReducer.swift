@@ -30,6 +30,14 @@ public struct PluginReducer: Reducer, Sendable {
       meter.record(PluginMeter.now() &- start)
       return effect
     }
+    // NB: a watched session writes each action as JSON (events, recordings): one JSON cannot hold,
+    //     sent by the app itself (the input lines, devtools and effects are refused at their gate),
+    //     is refused here, before anything sees it. Unwatched, nothing writes it, and it costs nothing.
+    if let problem = MainActor.assumeIsolated({ core.lua.feature.unwritable(action) }) {
+      meter.refuse()
+      core.refused?(problem)
+      return .none
+    }
     core.willReduce?(action)
     let before = state
     let start = PluginMeter.now()
@@ -52,6 +60,8 @@ final class PluginReducerCore: @unchecked Sendable {
   /// Called before and after each action, when a session watches (see ``PluginSession/onAction``).
   var willReduce: ((_ action: LuaValue) -> Void)?
   var observer: ((_ action: LuaValue, _ before: LuaState, _ after: LuaState) -> Void)?
+  /// Told why an action sent to a watched session was refused (JSON cannot hold it).
+  var refused: ((_ problem: String) -> Void)?
 
   init(lua: LuaReducer, meter: PluginMeter) {
     self.lua = lua

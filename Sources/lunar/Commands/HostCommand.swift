@@ -74,10 +74,8 @@ struct HostCommand: AsyncParsableCommand {
   @Option(help: "Seed of math.random.")
   var seed: UInt64 = 0
 
-  @Option(help: ArgumentHelp(
-    "Megabytes each plugin's storage document and shared files may take together (0: no limit).",
-    valueName: "MB"))
-  var dataLimit: Int = PluginHost.defaultDataLimit >> 20
+  @OptionGroup(title: "Data")
+  var data: DataLimitOptions
 
   @OptionGroup(title: "Devtools")
   var devtools: DevtoolsOptions
@@ -95,9 +93,6 @@ struct HostCommand: AsyncParsableCommand {
       guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty }) else {
         throw ValidationError("--deny takes a capability (http) or a plugin and a capability (dogs:http), got '\(entry)'")
       }
-    }
-    guard dataLimit >= 0, dataLimit <= 1 << 30 else {
-      throw ValidationError("--data-limit must be from 0 to \(1 << 30) megabytes, got \(dataLimit)")
     }
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -134,7 +129,7 @@ struct HostCommand: AsyncParsableCommand {
       for name in dependencies.names where name.hasPrefix("storage.") { dependencies.remove(name) }
       return dependencies
     }
-    host.dataLimit = dataLimit == 0 ? nil : dataLimit << 20
+    host.dataLimit = data.bytes
     let root = URL(fileURLWithPath: folder, isDirectory: true).standardizedFileURL
     let session = HostSession(host: host, folder: root, output: output, scripted: scripted)
     let server = try await serveDevtools(session)

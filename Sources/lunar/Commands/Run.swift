@@ -98,6 +98,9 @@ struct Run: AsyncParsableCommand {
   @OptionGroup(title: "Limits")
   var limits: HostLimitOptions
 
+  @OptionGroup(title: "Data")
+  var data: DataLimitOptions
+
   @OptionGroup(title: "Output")
   var colors: ColorOptions
 
@@ -115,17 +118,23 @@ struct Run: AsyncParsableCommand {
       throw ValidationError("\(error)")
     }
     let recorder = try record.map { try Recorder(path: $0) }
-    var dependencies = HostDependencies.dependencies(mode: deps, root: location.root)
-    if let recorder { dependencies = recorder.recording(dependencies) }
-    let tap = devtools.enabled ? DevtoolsDependencyTap() : nil
-    if let tap { dependencies = tap.tapping(dependencies) }
     let scripted = json || !StandardInput.isTerminal
     let output: RunOutput = scripted ? JSONRunOutput(fullState: fullState, showsView: view) : TextRunOutput()
     // NB: what the core reports (a shared file renamed aside or not readable) is part of the run.
     let issues = RunIssueReporter(output: output)
     IssueReporters.current = [issues]
+    // NB: the feature's storage document and shared files live in a folder tied to its folder,
+    //     within one quota, as a plugin's do.
+    let featureData = HostDependencies.data(for: location.root, limit: data.bytes)
+    HostDependencies.noteEarlierData(of: location.root, now: featureData)
+    var dependencies = HostDependencies.dependencies(mode: deps, root: location.root, data: featureData)
+    if let recorder { dependencies = recorder.recording(dependencies) }
+    let tap = devtools.enabled ? DevtoolsDependencyTap() : nil
+    if let tap { dependencies = tap.tapping(dependencies) }
 
     let host = try LuaFeatureHost(limits: limits.limits, dependencies: dependencies, randomSeed: seed)
+    host.shared.folder = featureData.sharedFolder
+    host.shared.quota = featureData.quota
     let feature: LuaFeature
     do {
       feature = try host.load(location)
@@ -141,7 +150,7 @@ struct Run: AsyncParsableCommand {
     )
     recorder?.begin(
       feature: location.script.path, seed: seed, clients: Recorder.clients(of: feature), state: session.store.state,
-      storage: Recorder.storageContents(at: HostDependencies.storageFile(for: location.root))
+      storage: Recorder.storageContents(at: HostDependencies.storageFile(of: featureData))
     )
     // NB: opened before anything is printed, so that all output goes above the line being typed.
     let prompt = scripted ? nil : Prompt.start(prompt: "> ", historyFile: PromptHistory.file(for: location.root))

@@ -44,8 +44,9 @@ final class RunDevtools: DevtoolsHost, SessionInspector {
   func dispatch(_ text: String) throws {
     guard let session else { return }
     let action = try session.parser.parse(text)
-    // NB: as typed at the prompt: an action the feature does not declare is refused, here with its reason.
-    if session.feature.declaresActions, let problem = session.feature.problem(with: action) {
+    // NB: as typed at the prompt: an action JSON cannot hold, or one the feature does not declare,
+    //     is refused, here with its reason.
+    if let problem = session.feature.problem(with: action) {
       throw DevtoolsRefusal(message: problem)
     }
     _ = session.send(action, source: "devtools")

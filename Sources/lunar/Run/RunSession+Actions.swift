@@ -3,15 +3,16 @@ import LuaBridge
 import LuaFeatures
 
 extension RunSession {
-  /// Checks an action typed or piped in before it is sent: `false` (and an input error) when the
-  /// feature declares its actions and this is none of them. A feature that declares none gets a
-  /// warning when the action's type appears nowhere in its scripts, and the action is sent.
+  /// Checks an action typed or piped in before it is sent: `false` (and an input error) when JSON
+  /// cannot hold it, or the feature declares its actions and this is none of them. A feature that
+  /// declares none gets a warning when the action's type appears nowhere in its scripts, and the
+  /// action is sent.
   func accepts(_ action: LuaValue, line: String) -> Bool {
-    if feature.declaresActions {
-      guard let problem = feature.problem(with: action) else { return true }
+    if let problem = feature.problem(with: action) {
       output.inputError(problem, line: line)
       return false
     }
+    if feature.declaresActions { return true }
     guard let type = action[LuaString("type")].stringValue else { return true }
     let known = knownTypes()
     if !known.isEmpty, !known.contains(type) {

@@ -1,4 +1,5 @@
--- Values JSON cannot write (NaN, the infinities, text that is not UTF-8, float keys) would make every
+-- Values JSON cannot write (NaN, the infinities, text that is not UTF-8, float keys, a table holding
+-- both 3 and "3", which JSON writes as one key) would make every
 -- event, recording and saved file of the state fail after the write: state refuses them when they
 -- are written, and the action is undone.
 local lunar = require "lunar"
@@ -30,11 +31,20 @@ return lunar.feature {
       state.tags[1.5] = true -- float key
     elseif t == "nestedFloatKey" then
       state.rows = { [0.5] = "half" } -- nested float key
+    elseif t == "twinStringKey" then
+      state.list = { "a" }
+      state.list["1"] = "b" -- twin string key
+    elseif t == "twinIntegerKey" then
+      state.tags["-3"] = 0
+      state.tags[-3] = 1 -- twin integer key
+    elseif t == "nestedTwinKey" then
+      state.rows = { { [7] = 1, ["7"] = 2 } } -- nested twin key
     elseif t == "fine" then
       state.stats.ratio = 2.5
       state.title = "héllo ✓"
       state.tags["clé"] = 2
       state.tags[2.0] = "two"
+      state.tags["02"] = "not 2's twin"
       state.big = math.maxinteger
       state.small = math.mininteger
     end

@@ -2,6 +2,7 @@ import ComposableTesting
 import Foundation
 import LuaBridge
 @testable import LuaFeatures
+import TestSupport
 import Testing
 
 /// `deps.http` over `https` against a server on 127.0.0.1 with a certificate made for the test:
@@ -88,7 +89,7 @@ import Testing
     #expect(store.state.message.stringValue?.hasSuffix(Self.tooLarge(server.url + "/stream/268435456", limit: 1 << 20)) == true, "\(store.state.message)")
     let sent = try #require(server.bytesSent())
     #expect(sent < 64 << 20, "the server wrote \(sent) bytes of 256 MiB")
-    #expect(grown < 32 << 20, "the host's memory grew by \(grown) bytes at its peak for a 256 MiB answer")
+    #expect(Sanitizer.isOn || grown < 32 << 20, "the host's memory grew by \(grown) bytes at its peak for a 256 MiB answer")
   }
 
   @Test func a400MBAnswerToA32MiBLimitKeepsTheHostNearTheLimit() async throws {
@@ -99,6 +100,6 @@ import Testing
     #expect(store.state.message.stringValue?.hasSuffix(Self.tooLarge(server.url + "/stream/400000000", limit: 32 << 20)) == true, "\(store.state.message)")
     let sent = try #require(server.bytesSent())
     #expect(sent < 128 << 20, "the server wrote \(sent) bytes of 400 MB")
-    #expect(grown < 64 << 20, "the host's memory grew by \(grown) bytes at its peak for a 400 MB answer")
+    #expect(Sanitizer.isOn || grown < 64 << 20, "the host's memory grew by \(grown) bytes at its peak for a 400 MB answer")
   }
 }

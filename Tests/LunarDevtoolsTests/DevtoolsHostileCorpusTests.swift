@@ -7,7 +7,7 @@ import Testing
 /// What a web page, a rebinding DNS name or another process on the machine may send the devtools
 /// server (`Hostile/*.http`), and what a page may send on its live connection (`Hostile/*.json`):
 /// each is refused or answered with an error, and the page and its session go on as before.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct DevtoolsHostileCorpusTests {
   /// A request, written as sent (`{PORT}`, `{TOKEN}`, `{TOKEN_PREFIX}` filled in), and its answer.
   struct Request: CustomTestStringConvertible, Sendable {

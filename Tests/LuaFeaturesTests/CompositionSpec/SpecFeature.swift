@@ -1,0 +1,223 @@
+import CasePathsCore
+import Clocks
+import Composable
+import Dependencies
+import Foundation
+import IdentifiedCollections
+
+/// The child of every composition in the spec, written with `Composable`: the same feature as
+/// `Fixtures/CompositionSpec/child.lua`. Its state is `{count}` (and `{id, count}` as a row).
+struct SpecChild: Reducer {
+  struct State: Equatable, Sendable, Encodable {
+    var id: Int?
+    var count = 0
+    /// The id of a row; only rows have one.
+    var rowID: Int { id ?? 0 }
+  }
+
+  enum Action: String, Equatable, Sendable {
+    case increment, start, stop, tick, close, closeLater, ping
+  }
+
+  private enum CancelID { case work }
+
+  @Dependency(\.continuousClock) var clock
+  @Dependency(\.dismiss) var dismiss
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .increment:
+      state.count += 1
+      return .none
+    case .start:
+      return .run { [clock] send in
+        try await clock.sleep(for: .seconds(1))
+        await send(.tick)
+      }
+      .cancellable(id: CancelID.work)
+    case .stop:
+      return .cancel(id: CancelID.work)
+    case .tick:
+      state.count += 10
+      return .none
+    case .close:
+      return .run { [dismiss] _ in await dismiss() }
+    case .ping:
+      return .none
+    case .closeLater:
+      return .concatenate(
+        .run { [clock] _ in try await clock.sleep(for: .seconds(1)) },
+        .run { [dismiss] _ in await dismiss() }
+      )
+    }
+  }
+}
+
+/// The parent of the spec, written with `Composable`'s operators: the same feature as
+/// `Fixtures/CompositionSpec/parent.lua`. A child of every kind, then its own reducer, which
+/// records what it saw of them.
+struct SpecParent: Reducer {
+  struct State: Equatable, Sendable, Encodable {
+    var counter = SpecChild.State()
+    var rows = IdentifiedArray(
+      uniqueElements: [SpecChild.State(id: 1), SpecChild.State(id: 2)], id: \SpecChild.State.rowID)
+    @PresentationState var detail: SpecChild.State?
+    var path = StackState<SpecChild.State>()
+    var parentSaw: Int?
+    var parentSawDismiss: Int?
+    var popped: Int?
+    var pinged: Int?
+
+    private enum CodingKeys: String, CodingKey {
+      case counter, rows, detail, path, parentSaw, parentSawDismiss, popped, pinged
+    }
+
+    /// A stack element as Lua holds it: `{id, screen, state}`.
+    private struct Element: Encodable {
+      let id: Int
+      let screen = "child"
+      let state: SpecChild.State
+    }
+
+    /// The state as the Lua execution's table reads in JSON.
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(counter, forKey: .counter)
+      try container.encode(Array(rows), forKey: .rows)
+      try container.encodeIfPresent(detail, forKey: .detail)
+      try container.encode(path.ids.map { Element(id: $0.rawValue, state: path[id: $0]!) }, forKey: .path)
+      try container.encodeIfPresent(parentSaw, forKey: .parentSaw)
+      try container.encodeIfPresent(parentSawDismiss, forKey: .parentSawDismiss)
+      try container.encodeIfPresent(popped, forKey: .popped)
+      try container.encodeIfPresent(pinged, forKey: .pinged)
+    }
+  }
+
+  enum Action: Sendable, CasePathable {
+    case counter(SpecChild.Action)
+    case rows(IdentifiedAction<Int, SpecChild.Action>)
+    case detail(PresentationAction<SpecChild.Action>)
+    case path(StackAction<SpecChild.State, SpecChild.Action>)
+    case open, close, push, pop, clear
+    case remove(id: Int)
+    case add(id: Int)
+
+    struct AllCasePaths {
+      var counter: AnyCasePath<Action, SpecChild.Action> {
+        AnyCasePath(embed: Action.counter) { if case let .counter(action) = $0 { action } else { nil } }
+      }
+      var rows: AnyCasePath<Action, IdentifiedAction<Int, SpecChild.Action>> {
+        AnyCasePath(embed: Action.rows) { if case let .rows(action) = $0 { action } else { nil } }
+      }
+      var detail: AnyCasePath<Action, PresentationAction<SpecChild.Action>> {
+        AnyCasePath(embed: Action.detail) { if case let .detail(action) = $0 { action } else { nil } }
+      }
+      var path: AnyCasePath<Action, StackAction<SpecChild.State, SpecChild.Action>> {
+        AnyCasePath(embed: Action.path) { if case let .path(action) = $0 { action } else { nil } }
+      }
+    }
+    static var allCasePaths: AllCasePaths { AllCasePaths() }
+  }
+
+  var body: some ReducerOf<Self> {
+    Scope(state: \.counter, action: \.counter) { SpecChild() }
+    Reduce { state, action in
+      switch action {
+      case .counter(.increment):
+        state.parentSaw = state.counter.count
+      case let .rows(.element(id, .increment)):
+        state.parentSaw = state.rows[id: id]?.count
+      case let .rows(.element(id, .ping)):
+        state.pinged = id
+      case .detail(.presented(.increment)):
+        state.parentSaw = state.detail?.count
+      case .detail(.dismiss):
+        state.parentSawDismiss = state.detail?.count
+      case let .path(.element(id, .increment)):
+        state.parentSaw = state.path[id: id]?.count
+      case let .path(.popFrom(id)):
+        state.popped = id.rawValue
+      case .open:
+        state.detail = SpecChild.State()
+      case .close:
+        state.detail = nil
+      case .push:
+        state.path.append(SpecChild.State())
+      case .pop:
+        _ = state.path.popLast()
+      case let .remove(id):
+        state.rows.remove(id: id)
+      case let .add(id):
+        state.rows.append(SpecChild.State(id: id))
+      case .clear:
+        state.rows.removeAll()
+      case .counter, .rows, .detail, .path:
+        break
+      }
+      return .none
+    }
+    .forEach(\.rows, action: \.rows) { SpecChild() }
+    .ifLet(\.$detail, action: \.detail) { SpecChild() }
+    .forEach(\.path, action: \.path) { SpecChild() }
+  }
+}
+
+extension SpecParent.Action {
+  /// The action a JSON action of the table names: `{type = "rows", id = 2, action = {type = "start"}}`
+  /// is `.rows(.element(id: 2, action: .start))`; a child's `{type = "dismiss"}` is the presentation's
+  /// `.dismiss`, or a stack's `.popFrom(id:)`.
+  init(json: SpecJSON) throws {
+    func child() throws -> SpecChild.Action {
+      guard let name = json["action"]?["type"]?.string, let action = SpecChild.Action(rawValue: name) else {
+        throw SpecError("no child action in \(json)")
+      }
+      return action
+    }
+    func id() throws -> Int {
+      guard let id = json["id"]?.int else { throw SpecError("no id in \(json)") }
+      return id
+    }
+    let isDismiss = json["action"]?["type"]?.string == "dismiss"
+    switch json["type"]?.string {
+    case "counter": self = .counter(try child())
+    case "rows": self = .rows(.element(id: try id(), action: try child()))
+    case "detail": self = isDismiss ? .detail(.dismiss) : .detail(.presented(try child()))
+    case "path":
+      let id = StackElementID(rawValue: try id())
+      self = isDismiss ? .path(.popFrom(id: id)) : .path(.element(id: id, action: try child()))
+    case "open": self = .open
+    case "close": self = .close
+    case "push": self = .push
+    case "pop": self = .pop
+    case "clear": self = .clear
+    case "remove": self = .remove(id: try id())
+    case "add": self = .add(id: try id())
+    default: throw SpecError("an action the spec's feature does not have: \(json)")
+    }
+  }
+
+  /// This action in the table's notation (how the actions received from effects are compared).
+  var json: SpecJSON {
+    func wrapped(_ key: String, id: Int? = nil, _ child: String) -> SpecJSON {
+      var fields: [String: SpecJSON] = ["type": .string(key), "action": .object(["type": .string(child)])]
+      if let id { fields["id"] = .int(id) }
+      return .object(fields)
+    }
+    switch self {
+    case let .counter(action): return wrapped("counter", action.rawValue)
+    case let .rows(.element(id, action)): return wrapped("rows", id: id, action.rawValue)
+    case let .detail(.presented(action)): return wrapped("detail", action.rawValue)
+    case .detail(.dismiss): return wrapped("detail", "dismiss")
+    case let .path(.element(id, action)): return wrapped("path", id: id.rawValue, action.rawValue)
+    case let .path(.popFrom(id)): return wrapped("path", id: id.rawValue, "dismiss")
+    case let .path(.push(id, _)): return .object(["type": "path", "push": .int(id.rawValue)])
+    case .open: return .object(["type": "open"])
+    case .close: return .object(["type": "close"])
+    case .push: return .object(["type": "push"])
+    case .pop: return .object(["type": "pop"])
+    case .clear: return .object(["type": "clear"])
+    case let .remove(id): return .object(["type": "remove", "id": .int(id)])
+    case let .add(id): return .object(["type": "add", "id": .int(id)])
+    }
+  }
+}

@@ -8,7 +8,8 @@ import IdentifiedCollections
 /// The child of every composition in the spec, written with `Composable`: the same feature as
 /// `Fixtures/CompositionSpec/child.lua`. Its state is `{count}` (and `{id, count}` as a row).
 struct SpecChild: Reducer {
-  struct State: Equatable, Sendable, Encodable {
+  struct State: Equatable, Sendable, Encodable, Identifiable {
+    /// A row's id, or a presented child's identity (another id is another child).
     var id: Int?
     var count = 0
     /// The id of a row; only rows have one.
@@ -98,7 +99,8 @@ struct SpecParent: Reducer {
     case rows(IdentifiedAction<Int, SpecChild.Action>)
     case detail(PresentationAction<SpecChild.Action>)
     case path(StackAction<SpecChild.State, SpecChild.Action>)
-    case open, close, push, pop, clear
+    case open(id: Int?)
+    case close, push, pop, clear
     case remove(id: Int)
     case add(id: Int)
 
@@ -137,8 +139,8 @@ struct SpecParent: Reducer {
         state.parentSaw = state.path[id: id]?.count
       case let .path(.popFrom(id)):
         state.popped = id.rawValue
-      case .open:
-        state.detail = SpecChild.State()
+      case let .open(id):
+        state.detail = SpecChild.State(id: id)
       case .close:
         state.detail = nil
       case .push:
@@ -185,7 +187,7 @@ extension SpecParent.Action {
     case "path":
       let id = StackElementID(rawValue: try id())
       self = isDismiss ? .path(.popFrom(id: id)) : .path(.element(id: id, action: try child()))
-    case "open": self = .open
+    case "open": self = .open(id: json["id"]?.int)
     case "close": self = .close
     case "push": self = .push
     case "pop": self = .pop
@@ -211,7 +213,7 @@ extension SpecParent.Action {
     case let .path(.element(id, action)): return wrapped("path", id: id.rawValue, action.rawValue)
     case let .path(.popFrom(id)): return wrapped("path", id: id.rawValue, "dismiss")
     case let .path(.push(id, _)): return .object(["type": "path", "push": .int(id.rawValue)])
-    case .open: return .object(["type": "open"])
+    case let .open(id): return .object(id.map { ["type": "open", "id": .int($0)] } ?? ["type": "open"])
     case .close: return .object(["type": "close"])
     case .push: return .object(["type": "push"])
     case .pop: return .object(["type": "pop"])

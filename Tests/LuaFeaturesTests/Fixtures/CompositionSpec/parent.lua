@@ -41,7 +41,7 @@ return lunar.feature {
       elseif action.type == "path" and child.type == "dismiss" then
         state.popped = action.id
       elseif action.type == "open" then
-        state.detail = Child:initialWith {}
+        state.detail = Child:initialWith { id = action.id }
       elseif action.type == "close" then
         state.detail = nil
       elseif action.type == "push" then

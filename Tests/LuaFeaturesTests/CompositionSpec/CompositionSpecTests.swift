@@ -5,7 +5,7 @@ import CustomDump
 import Foundation
 import IssueReporting
 import LuaBridge
-@testable import LuaFeatures
+import LuaFeatures
 import Testing
 
 /// TCA's composition rules, stated once (`Fixtures/CompositionSpec/scenarios.json`) and run against
@@ -14,6 +14,13 @@ import Testing
 /// a diff of what the table states and what the execution did.
 @MainActor
 struct CompositionSpecTests {
+  @Test func theTableReadsAndNamesEachRuleOnce() throws {
+    let rules = try CompositionScenario.table().scenarios.map(\.rule)
+    #expect(rules.count >= 20)
+    #expect(Set(rules).count == rules.count, "two scenarios state the same rule")
+    #expect(CompositionScenario.all.map(\.rule) == rules)
+  }
+
   @Test(arguments: CompositionScenario.all)
   func swiftOperators(_ scenario: CompositionScenario) async throws {
     try await withTestStoreExecutor {
@@ -67,7 +74,7 @@ struct CompositionSpecTests {
   ) async throws {
     let issues = IssueCollector()
     let failure = try await withIssueReporters([issues]) {
-      try await execution.run(scenario, from: CompositionScenario.table.initial, issues: issues)
+      try await execution.run(scenario, from: CompositionScenario.table().initial, issues: issues)
     }
     let known = scenario.known?[name]
     guard let failure else {

@@ -5,6 +5,9 @@ import Dependencies
 import Foundation
 import IdentifiedCollections
 
+/// The cancellation id of the child's effect (`"work"` in Lua), which the parent names too.
+enum SpecCancelID { case work }
+
 /// The child of every composition in the spec, written with `Composable`: the same feature as
 /// `Fixtures/CompositionSpec/child.lua`. Its state is `{count}` (and `{id, count}` as a row).
 struct SpecChild: Reducer {
@@ -20,8 +23,6 @@ struct SpecChild: Reducer {
     case increment, start, stop, tick, close, closeLater, ping
   }
 
-  private enum CancelID { case work }
-
   @Dependency(\.continuousClock) var clock
   @Dependency(\.dismiss) var dismiss
 
@@ -35,9 +36,9 @@ struct SpecChild: Reducer {
         try await clock.sleep(for: .seconds(1))
         await send(.tick)
       }
-      .cancellable(id: CancelID.work)
+      .cancellable(id: SpecCancelID.work)
     case .stop:
-      return .cancel(id: CancelID.work)
+      return .cancel(id: SpecCancelID.work)
     case .tick:
       state.count += 10
       return .none
@@ -100,7 +101,7 @@ struct SpecParent: Reducer {
     case detail(PresentationAction<SpecChild.Action>)
     case path(StackAction<SpecChild.State, SpecChild.Action>)
     case open(id: Int?)
-    case close, push, pop, clear
+    case close, push, pop, clear, stopAll
     case remove(id: Int)
     case add(id: Int)
 
@@ -153,6 +154,8 @@ struct SpecParent: Reducer {
         state.rows.append(SpecChild.State(id: id))
       case .clear:
         state.rows.removeAll()
+      case .stopAll:
+        return .cancel(id: SpecCancelID.work)
       case .counter, .rows, .detail, .path:
         break
       }
@@ -192,6 +195,7 @@ extension SpecParent.Action {
     case "push": self = .push
     case "pop": self = .pop
     case "clear": self = .clear
+    case "stopAll": self = .stopAll
     case "remove": self = .remove(id: try id())
     case "add": self = .add(id: try id())
     default: throw SpecError("an action the spec's feature does not have: \(json)")
@@ -218,6 +222,7 @@ extension SpecParent.Action {
     case .push: return .object(["type": "push"])
     case .pop: return .object(["type": "pop"])
     case .clear: return .object(["type": "clear"])
+    case .stopAll: return .object(["type": "stopAll"])
     case let .remove(id): return .object(["type": "remove", "id": .int(id)])
     case let .add(id): return .object(["type": "add", "id": .int(id)])
     }

@@ -2,6 +2,7 @@
 -- its own reducer, which records what it saw of them. The same feature as SpecParent in
 -- SpecFeature.swift, written once in Lua; the scenarios are in scenarios.json.
 local lunar = require "lunar"
+local fx = lunar.fx
 local Child = require "child"
 
 local function find(list, id)
@@ -52,6 +53,8 @@ return lunar.feature {
         table.remove(state.rows, (find(state.rows, action.id)))
       elseif action.type == "clear" then
         state.rows = {}
+      elseif action.type == "stopAll" then
+        return fx.cancel("work")
       elseif action.type == "add" then
         state.rows[#state.rows + 1] = { id = action.id, count = 0 }
       end

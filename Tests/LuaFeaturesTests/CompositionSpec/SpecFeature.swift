@@ -20,7 +20,7 @@ struct SpecChild: Reducer {
   }
 
   enum Action: String, Equatable, Sendable {
-    case increment, start, stop, tick, close, closeLater, ping
+    case increment, start, stop, tick, close, closeLater, ping, quit
   }
 
   @Dependency(\.continuousClock) var clock
@@ -31,7 +31,7 @@ struct SpecChild: Reducer {
     case .increment:
       state.count += 1
       return .none
-    case .start:
+    case .start, .quit:
       return .run { [clock] send in
         try await clock.sleep(for: .seconds(1))
         await send(.tick)
@@ -132,6 +132,12 @@ struct SpecParent: Reducer {
         state.parentSaw = state.rows[id: id]?.count
       case let .rows(.element(id, .ping)):
         state.pinged = id
+      case let .rows(.element(id, .quit)):
+        state.rows.remove(id: id)
+      case .detail(.presented(.quit)):
+        state.detail = nil
+      case let .path(.element(id, .quit)):
+        state.path.pop(from: id)
       case .detail(.presented(.increment)):
         state.parentSaw = state.detail?.count
       case .detail(.dismiss):

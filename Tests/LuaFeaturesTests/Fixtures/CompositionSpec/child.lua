@@ -1,6 +1,6 @@
 -- The child of every composition in the spec (Tests/LuaFeaturesTests/CompositionSpec): the same
--- feature as SpecChild in SpecFeature.swift, written once in Lua. `ping` does nothing: only the
--- parent reacts to it.
+-- feature as SpecChild in SpecFeature.swift, written once in Lua. `ping` does nothing and `quit`
+-- starts the work as `start` does: the parent reacts to them.
 local lunar = require "lunar"
 local fx = lunar.fx
 
@@ -10,7 +10,7 @@ return lunar.feature {
   reduce = function(state, action, deps)
     if action.type == "increment" then
       state.count = state.count + 1
-    elseif action.type == "start" then
+    elseif action.type == "start" or action.type == "quit" then
       return fx.run(function(send)
         deps.clock.sleep(1)
         send { type = "tick" }

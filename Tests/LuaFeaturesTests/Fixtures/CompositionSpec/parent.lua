@@ -32,6 +32,12 @@ return lunar.feature {
         state.parentSaw = row.count
       elseif action.type == "rows" and child.type == "ping" then
         state.pinged = action.id
+      elseif action.type == "rows" and child.type == "quit" then
+        table.remove(state.rows, (find(state.rows, action.id)))
+      elseif action.type == "detail" and child.type == "quit" then
+        state.detail = nil
+      elseif action.type == "path" and child.type == "quit" then
+        for i = #state.path, (find(state.path, action.id)), -1 do state.path[i] = nil end
       elseif action.type == "detail" and child.type == "increment" then
         state.parentSaw = state.detail.count
       elseif action.type == "detail" and child.type == "dismiss" then

@@ -87,6 +87,9 @@ struct SpecExecution<State, Action: Sendable> {
       _ = log.take()
       if let send = step.send { tasks.append(store.send(try action(send))) }
       await clock.advance(by: .seconds(step.advance ?? 0))
+      // NB: An effect that ends at once (a dismissal sends its action from an effect of its own)
+      //     needs turns of the serial executor after the clock's last one; a few more cost nothing
+      //     and keep the count of effects in flight from depending on how many the clock took.
       for _ in 0..<10 { await Task.yield() }
       var logged = log.take()
       if step.send != nil, !logged.isEmpty { logged.removeFirst() }

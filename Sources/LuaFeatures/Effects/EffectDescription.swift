@@ -50,6 +50,24 @@ indirect enum EffectDescription {
   case cancelChild(key: LuaValue, identity: LuaValue)
   case dismiss
 
+  /// The kind of this description.
+  var kind: Kind {
+    switch self {
+    case .none: .none
+    case .send: .send
+    case .run: .run
+    case .merge: .merge
+    case .concat: .concat
+    case .cancellable: .cancellable
+    case .cancel: .cancel
+    case .debounce: .debounce
+    case .throttle: .throttle
+    case .child: .child
+    case .cancelChild: .cancelChild
+    case .dismiss: .dismiss
+    }
+  }
+
   /// Why a description could not be decoded; the message is the one the host reports.
   struct Malformed: Error, CustomStringConvertible {
     let message: String

@@ -5,8 +5,8 @@
 
 /*
  * Shared by the files of the transaction: the context and its user values, and the layout of a
- * proxy's metatable. Defined here once; the prelude never sees them (it calls the functions of
- * transaction.c).
+ * proxy's metatable, and the functions the files share. Defined here once; the prelude never sees
+ * them (it calls the functions of `core`, library.c).
  */
 
 #define TXN_NAME "lunar.transaction"

@@ -5,8 +5,8 @@
 
 /*
  * Shared by the files of the transaction: the context and its user values, and the layout of a
- * proxy's metatable. Defined here once; the prelude never sees them (it calls the functions of
- * transaction.c).
+ * proxy's metatable, and the functions the files share. Defined here once; the prelude never sees
+ * them (it calls the functions of `core`, library.c).
  */
 
 #define TXN_NAME "lunar.transaction"
@@ -105,8 +105,31 @@ int txn_push_path(lua_State *L, int context, int mt, int idx);
 void txn_clear(lua_State *L, int idx);
 /* Empties the call's proxies (at the end of a call that made some). */
 void txn_forget_proxies(lua_State *L, lunar_txn *t, int context);
+/* Raises the prelude's "state used outside its reducer call" error, naming the value at `what`. */
+int txn_stale(lua_State *L, int context, int what);
+/* Pushes the proxy of the table at `value`, read at `key` of the live proxy at `parent` (whose
+   metatable is at `mt`). */
+void txn_push_child(lua_State *L, lunar_txn *t, int context, int value, int mt, int parent, int key);
+
+/* iteration.c: the proxies' `#` and `pairs`, and the sandbox's `next` */
+int txn_len(lua_State *L);
+int txn_pairs(lua_State *L);
 /* The sandbox's `next`: state proxies iterate their table (tables read as proxies). */
 int txn_next(lua_State *L);
+
+/* writes.c */
+/* Checks, journals and makes the write of the value at 3 at the key at 2 of the proxy at 1, whose
+   real table is at `real` and path at `path` (stack slots or upvalues). Raises a refusal. */
+int txn_write(lua_State *L, lunar_txn *t, int context, int real, int path);
+
+/* transaction.c: the transaction's entries in `core` (upvalue 1: the context) */
+/* reduce(fn, state, action, deps) -> finish(result)'s results, the transaction left open */
+int txn_reduce_call(lua_State *L);
+/* bind(fn, deps [, instance]) -> bound(state, action) */
+int txn_bind(lua_State *L);
+/* commit() and rollback() of the open transaction */
+int txn_commit_call(lua_State *L);
+int txn_rollback_call(lua_State *L);
 
 /* routing.c: composition's functions (upvalue 1: the context) */
 /* body(keys, reducers, paths, indexes, descriptions, none, running, origin, settle, find, wrap,

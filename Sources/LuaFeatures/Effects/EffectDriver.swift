@@ -39,14 +39,14 @@ extension LuaFeatureInstance {
         return
       }
       guard case let .yielded(values) = outcome else { return }
-      let tag = values.first?.stringValue
-      if tag == prelude.sendTag, values.count >= 2 {
-        send(values[1])
+      switch EffectYield(values, sendTag: prelude.sendTag, callTag: prelude.callTag) {
+      case let .send(action)?:
+        send(action)
         reply = .resume
-      } else if tag == prelude.callTag, let name = values.dropFirst().first?.stringValue {
-        reply = await call(name, arguments: Array(values.dropFirst(2)))
+      case let .call(name, arguments)?:
+        reply = await call(name, arguments: arguments)
         if case .cancelled = reply { return }
-      } else {
+      case nil:
         report(
           LuaFeatureError(
             kind: .effect, feature: feature.name,

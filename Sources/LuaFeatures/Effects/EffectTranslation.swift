@@ -15,55 +15,43 @@ struct LuaEffectID: Hashable, Sendable {
   let value: LuaValue
 }
 
-/// The keys of an effect description's fields. NB: made once: a `LuaString` made for each lookup
-/// would allocate, several times per effect.
-private enum EffectField {
-  static let action = LuaString("action")
-  static let cancelInFlight = LuaString("cancelInFlight")
-  static let effect = LuaString("effect")
-  static let effects = LuaString("effects")
-  static let handle = LuaString("handle")
-  static let id = LuaString("id")
-  static let identity = LuaString("identity")
-  static let key = LuaString("key")
-  static let kind = LuaString("kind")
-  static let latest = LuaString("latest")
-  static let mode = LuaString("mode")
-  static let origin = LuaString("origin")
-  static let seconds = LuaString("seconds")
-}
-
 extension LuaFeatureInstance {
-  /// Turns an effect description from the prelude into the core's effect.
+  /// Turns an effect description from the prelude into the core's effect: decoded once into an
+  /// ``EffectDescription``, then translated. A description that does not decode is reported as a
+  /// malformed effect at the feature's `file:line`.
+  func translate(_ description: LuaValue, action: LuaValue) throws -> Effect<LuaValue> {
+    let decoded: EffectDescription
+    do {
+      decoded = try EffectDescription(decoding: description)
+    } catch {
+      var malformed = malformed(error.message, action)
+      let origin = feature.origin.split(separator: ":")
+      malformed.file = origin.first.map(String.init)
+      malformed.line = origin.last.flatMap { Int($0) }
+      throw malformed
+    }
+    return try translate(decoded, action: action)
+  }
+
+  /// Turns a decoded description into the core's effect.
   ///
   /// Inside a composed feature, `path` is the child whose reducer described the effect: actions
   /// it sends are wrapped for the root, `fx.dismiss()` sends the presenting parent's dismiss, and
   /// `child` descriptions nest one level deeper, `Effect.scoped(to:)` their ``LuaChildScope``
   /// (see `Sources/LuaFeatures/Lua/lunar/compose.lua`).
-  func translate(_ description: LuaValue, action: LuaValue, in path: LuaChildPath? = nil) throws -> Effect<LuaValue> {
-    guard case let .table(fields) = description else {
-      if description.isNil { return .none }
-      throw malformed("an effect description must be a table, got \(description.typeName)", action)
+  func translate(_ description: EffectDescription, action: LuaValue, in path: LuaChildPath? = nil) throws -> Effect<LuaValue> {
+    func id(_ value: LuaValue) -> LuaEffectID {
+      LuaEffectID(instance: ObjectIdentifier(self), depth: path?.depth ?? 0, value: value)
     }
-    func field(_ key: LuaString) -> LuaValue { fields[key] ?? .nil }
-    func seconds() throws -> Duration {
-      guard let value = field(EffectField.seconds).numberValue else {
-        throw malformed("a duration must be a finite number of seconds from 0 to 1e9 (about 31 years)", action)
-      }
-      do {
-        return try LuaSeconds.duration(value)
-      } catch {
-        throw malformed(error.description, action)
-      }
+    func sent(_ sending: EffectDescription.Sending) throws -> LuaValue {
+      try declared(path?.wrap(sending.action) ?? sending.action, origin: sending.origin, action)
     }
-    switch field(EffectField.kind).stringValue {
-    case "none":
+    switch description {
+    case .none:
       return .none
-    case "send":
-      return .send(try declared(path?.wrap(field(EffectField.action)) ?? field(EffectField.action), origin: field(EffectField.origin), action))
-    case "run":
-      guard let handle = field(EffectField.handle).integerValue else { throw malformed("fx.run without a handle", action) }
-      let origin = field(EffectField.origin).stringValue ?? "?"
+    case let .send(sending):
+      return .send(try sent(sending))
+    case let .run(handle, origin):
       // NB: named by its Lua line, so "still running" messages point at the script, not at us.
       // NB: each action it sends passes the feature's gate, as an input line does: one that JSON
       //     cannot hold, or (when the feature declares its actions) none of them, is refused here.
@@ -74,49 +62,44 @@ extension LuaFeatureInstance {
           self.host.report(LuaFeatureError(effectSending: problem, origin: origin, feature: self.feature.name, action: wrapped))
         })
       }
-    case "merge", "concat":
-      let members = try (field(EffectField.effects).arrayValue ?? []).map { try translate($0, action: action, in: path) }
-      return field(EffectField.kind).stringValue == "merge" ? .merge(members) : .concatenate(members)
-    case "cancellable":
-      let inner = try translate(field(EffectField.effect), action: action, in: path)
-      return inner.cancellable(id: LuaEffectID(instance: ObjectIdentifier(self), depth: path?.depth ?? 0, value: field(EffectField.id)), cancelInFlight: field(EffectField.cancelInFlight).boolValue ?? false)
-    case "cancel":
-      return .cancel(id: LuaEffectID(instance: ObjectIdentifier(self), depth: path?.depth ?? 0, value: field(EffectField.id)))
-    case "debounce":
+    case let .merge(members):
+      return .merge(try members.map { try translate($0, action: action, in: path) })
+    case let .concat(members):
+      return .concatenate(try members.map { try translate($0, action: action, in: path) })
+    case let .cancellable(value, cancelInFlight, inner):
+      return try translate(inner, action: action, in: path).cancellable(id: id(value), cancelInFlight: cancelInFlight)
+    case let .cancel(value):
+      return .cancel(id: id(value))
+    case let .debounce(timed):
       @Dependency(\.continuousClock) var clock
-      return Effect.send(try declared(path?.wrap(field(EffectField.action)) ?? field(EffectField.action), origin: field(EffectField.origin), action))
-        .debounce(id: LuaEffectID(instance: ObjectIdentifier(self), depth: path?.depth ?? 0, value: field(EffectField.id)), for: try seconds(), clock: clock)
-    case "throttle":
+      return Effect.send(try sent(timed.sending)).debounce(id: id(timed.id), for: timed.duration, clock: clock)
+    case let .throttle(timed, latest):
       @Dependency(\.continuousClock) var clock
-      return Effect.send(try declared(path?.wrap(field(EffectField.action)) ?? field(EffectField.action), origin: field(EffectField.origin), action))
-        .throttle(id: LuaEffectID(instance: ObjectIdentifier(self), depth: path?.depth ?? 0, value: field(EffectField.id)), for: try seconds(), clock: clock, latest: field(EffectField.latest).boolValue ?? false)
-    case "child":
-      let key = field(EffectField.key), id = field(EffectField.id), mode = field(EffectField.mode).stringValue
-      let inner = try translate(
-        field(EffectField.effect), action: action,
-        in: (path ?? LuaChildPath()).appending(key: key, id: id, presents: mode == "ifLet" || mode == "stack")
-      )
-      return inner.scoped(to: LuaChildScope(instance: ObjectIdentifier(self), key: key, identity: field(EffectField.identity)))
-    case "cancelChild":
-      return .cancel(scope: LuaChildScope(instance: ObjectIdentifier(self), key: field(EffectField.key), identity: field(EffectField.identity)))
-    case "dismiss":
+      return Effect.send(try sent(timed.sending))
+        .throttle(id: id(timed.id), for: timed.duration, clock: clock, latest: latest)
+    case let .child(child, inner):
+      let effect = try translate(
+        inner, action: action,
+        in: (path ?? LuaChildPath()).appending(key: child.key, id: child.id, presents: child.presented))
+      return effect.scoped(to: LuaChildScope(instance: ObjectIdentifier(self), key: child.key, identity: child.identity))
+    case let .cancelChild(key, identity):
+      return .cancel(scope: LuaChildScope(instance: ObjectIdentifier(self), key: key, identity: identity))
+    case .dismiss:
       guard let dismissal = path?.dismissal else {
         throw malformed(
           "fx.dismiss() closes a presented child, but \(feature.name) is not presented: return it from a feature "
             + "that a parent runs with lunar.ifLet or lunar.stack", action)
       }
       return .send(dismissal)
-    default:
-      throw malformed("unknown effect kind \(field(EffectField.kind))", action)
     }
   }
 
   /// `sent`, when it passes the feature's gate (JSON can hold it, and the feature declares it or
   /// declares no actions); otherwise an error naming the line that built the effect.
-  private func declared(_ sent: LuaValue, origin: LuaValue, _ action: LuaValue) throws -> LuaValue {
+  private func declared(_ sent: LuaValue, origin: String?, _ action: LuaValue) throws -> LuaValue {
     guard let problem = feature.problem(with: sent) else { return sent }
     var error = malformed(problem, action)
-    if let origin = origin.stringValue { error = LuaFeatureError(effectSending: problem, origin: origin, feature: feature.name, action: action) }
+    if let origin { error = LuaFeatureError(effectSending: problem, origin: origin, feature: feature.name, action: action) }
     error.kind = .malformedEffect
     throw error
   }

@@ -1,0 +1,24 @@
+import LuaBridge
+
+/// What the coroutine of an `fx.run` effect yields to Swift, decoded in one place: an action it
+/// sends, or a call of an asynchronous dependency (see `host.effectBody` and `host.asyncCall` in
+/// `Sources/LuaFeatures/Lua/lunar/effects.lua`).
+enum EffectYield {
+  /// `send(action)`.
+  case send(LuaValue)
+  /// `deps.<name>(arguments…)` of an asynchronous dependency: resumed with its result.
+  case call(name: String, arguments: [LuaValue])
+
+  /// The yield whose values are `values` (the tag first, as the prelude's `sendTag` and `callTag`
+  /// name them); nil for anything else, which no effect of the prelude yields.
+  init?(_ values: [LuaValue], sendTag: String, callTag: String) {
+    let tag = values.first?.stringValue
+    if tag == sendTag, values.count >= 2 {
+      self = .send(values[1])
+    } else if tag == callTag, let name = values.dropFirst().first?.stringValue {
+      self = .call(name: name, arguments: Array(values.dropFirst(2)))
+    } else {
+      return nil
+    }
+  }
+}

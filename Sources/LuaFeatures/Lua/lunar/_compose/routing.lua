@@ -1,6 +1,8 @@
--- Composition, part two (after lunar/compose.lua): running a body's children — finding an element
+-- Composition, part two (after lunar/_compose/init.lua): running a body's children — finding an element
 -- by id, routing a wrapped action to its child, wrapping the child's effect, and applying dismissals.
-local base, host, compose = ...
+local base = require "lunar._base"
+local host = require "lunar._host"
+local compose = require "lunar._compose"
 local describe, descriptionOf, effect = base.describe, base.descriptionOf, base.effect
 local internals = host.internals
 local childProxy, realOf, pathOf = internals.childProxy, internals.realOf, internals.pathOf

@@ -1,6 +1,8 @@
--- Composition, part three (after lunar/compose_routing.lua): finding, from the journal, the children
+-- Composition, part three (after lunar/_compose/routing.lua): finding, from the journal, the children
 -- an action removed (their effects are cancelled), and checking the containers it touched.
-local base, host, compose = ...
+local base = require "lunar._base"
+local host = require "lunar._host"
+local compose = require "lunar._compose"
 local describe, effect = base.describe, base.effect
 local internals = host.internals
 local journal, journalLength, layout = internals.journal, internals.journalLength, internals.layout

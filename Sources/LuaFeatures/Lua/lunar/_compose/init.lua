@@ -1,7 +1,7 @@
 -- Composition, part one: the entries of a feature's `body` (`lunar.scope`, `lunar.forEach`,
 -- `lunar.ifLet`, `lunar.stack`, `lunar.reduce`), `lunar.push`, and the reducer a body becomes.
--- Part two runs a body's children (lunar/compose_routing.lua); part three finds the children an
--- action removed (lunar/compose_removal.lua). They are loaded after this file and share what they
+-- Part two runs a body's children (lunar/_compose/routing.lua); part three finds the children an
+-- action removed (lunar/_compose/removal.lua). They are loaded after this file and share what they
 -- need through the table it returns. The loop over a body's entries for each action is C
 -- (CLuaTransaction's routing.c): it runs the reducers, finds a list's row through the cache
 -- below, collects the effects, and calls back here for everything else (the other children, an
@@ -33,16 +33,20 @@
 --   `Effect.cancel(scope:)`. An action that does not touch a container pays one pass over a
 --   (usually one-entry) journal. Touched containers are also validated (tables with ids, no
 --   duplicates, known stack destinations): a malformed child state raises, so the action is rolled
---   back. A forEach list keeps its ids from one check to the next (lunar/compose_removal.lua), so
+--   back. A forEach list keeps its ids from one check to the next (lunar/_compose/removal.lua), so
 --   only the rows an action wrote are checked again.
 -- - `forEach` and `stack` find an element by id through a cache (id → index) per array, checked
 --   on use and rebuilt when stale: addressing the 500th of 1,000 rows does not scan them.
 -- - Stack ids come from a counter per feature instance, kept here and made current by the
 --   routing when the host's bound call passes it; they start at 0 and are never reused (not even
 --   those of an action that was rolled back).
-local base, host = ...
+local base = require "lunar._base"
+local host = require "lunar._host"
+-- NB: after it: `host.enterInstance` below replaces its default for plain features.
+require "lunar._effects"
 local lunar, hooks, effect = base.lunarTable, base.hooks, base.effect
 local describe, isFeature, definedAt = base.describe, base.isFeature, base.definedAt
+local copyState = base.copyState
 -- NB: the body's C loop looks descriptions up itself, and knows fx.none's without calling back.
 local descriptions = base.descriptions
 local internals = host.internals
@@ -51,8 +55,8 @@ local realOf = internals.realOf
 local isAction = internals.isAction
 local bodyRunner, routingWhere = internals.body, internals.routingWhere
 
-local type, rawget, error, pairs, next, setmetatable, getmetatable, tostring =
-  type, rawget, error, pairs, next, setmetatable, getmetatable, tostring
+local type, rawget, error, pairs, setmetatable, tostring =
+  type, rawget, error, pairs, setmetatable, tostring
 local mathtype = math.type
 
 ---------------------------------------------------------------------------------------------------
@@ -153,16 +157,6 @@ host.enterInstance = function(reduce)
   return { nextID = 0 }, run
 end
 
-local function copyState(t, depth)
-  if depth > 200 then error("state nested too deeply (over 200 levels)", 0) end
-  local copy = {}
-  for k, v in next, t do
-    if type(v) == "table" and getmetatable(v) == nil then v = copyState(v, depth + 1) end
-    copy[k] = v
-  end
-  return copy
-end
-
 --- lunar.push(state.path, "detail" [, childState]) -> id: pushes a stack entry; the id is new.
 function lunar.push(list, screen, childState)
   local real = realOf(list)
@@ -215,7 +209,7 @@ local function showID(id)
   return type(id) == "number" and tostring(id) or describe(id)
 end
 
--- NB: filled in by lunar/compose_routing.lua and lunar/compose_removal.lua, loaded next; read by
+-- NB: filled in by lunar/_compose/routing.lua and lunar/_compose/removal.lua, loaded next; read by
 --     `hooks.compose` below, which runs only once a script defines a feature.
 local compose = { fail = fail, showID = showID }
 

@@ -13,7 +13,7 @@ struct PreludeFileTests {
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appending(path: "Sources/LuaFeatures/Lua")
 
-  /// The text of `name` (`lunar/compose.lua`), read from the file itself.
+  /// The text of `name` (`lunar/_compose/forEach.lua`), read from the file itself.
   func source(_ name: String) throws -> String {
     try String(contentsOf: Self.luaFolder.appending(path: name), encoding: .utf8)
   }
@@ -39,6 +39,56 @@ struct PreludeFileTests {
   @Test func theHostsLuaIsEmbeddedUnderItsRealNames() throws {
     for file in EmbeddedLua.all {
       #expect(try source(file.name) == file.source, "\(file.name)")
+    }
+  }
+
+  @Test func everyPreludeFileIsAModuleNamedAfterItsPath() throws {
+    let names = Prelude.files.map(Prelude.moduleName(of:))
+    #expect(names.contains("lunar._base"))
+    #expect(names.contains("lunar._compose"))
+    #expect(names.contains("lunar._compose.forEach"))
+    #expect(Set(names).count == names.count)
+    #expect(LuaFeatureError.preludeChunks == Set(Prelude.files.map(\.name)))
+    #expect(LuaFeatureError.preludeChunks.contains("lunar/_compose/removal.lua"))
+  }
+
+  @Test func everyPreludeModuleIsLoadedByTheABI() throws {
+    let host = try LuaFeatureHost()
+    // The prelude's `require` keeps what each module returned: requiring a module again returns
+    // the very function the host's ABI read, and the private modules the host registered.
+    let same = try host.vm.load(
+      """
+      local validate, library = ...
+      return rawequal((require "lunar._abi").validateAction, validate), rawequal(require "lunar._core", library)
+      """, chunkName: "same.lua")
+    let answers = try host.vm.call(same, host.prelude.validateAction, host.prelude.transaction.library)
+    #expect(answers == [true, true])
+  }
+
+  @Test func anABIWithoutAnEntryFailsNamingIt() throws {
+    let host = try LuaFeatureHost()
+    let copy = try host.vm.load(
+      """
+      local t = {}
+      for key, value in pairs(require "lunar._abi") do t[key] = value end
+      t.bind = nil
+      return t
+      """, chunkName: "copy.lua")
+    let table = try host.vm.call(copy, returning: LuaTable.self)
+    #expect {
+      _ = try PreludeABI(table)
+    } throws: { error in
+      (error as? LuaError)?.message.hasPrefix("lunar/_abi.lua: the prelude's ABI has no `bind` (LuaFunction)") == true
+    }
+  }
+
+  @Test func requiringAnUnknownPreludeModuleFailsNamingIt() throws {
+    let host = try LuaFeatureHost()
+    let probe = try host.vm.load("local nothing = require 'lunar._nothing'\nreturn nothing", chunkName: "probe.lua")
+    #expect {
+      try host.vm.call(probe)
+    } throws: { error in
+      (error as? LuaError)?.message == "probe.lua:1: no module lunar._nothing in the prelude"
     }
   }
 

@@ -57,6 +57,19 @@ struct SandboxTests {
     await storeA.send(["type": "read"]) { $0.seen = "A at load, A in reduce" }
   }
 
+  @Test func aFeatureCannotRequireThePreludesPrivateModules() throws {
+    let harness = try FeatureHarness()
+    let privateModules = Prelude.files.map(Prelude.moduleName(of:)).filter { $0.hasPrefix("lunar._") } + ["lunar._core"]
+    #expect(privateModules.contains("lunar._host"))
+    for name in privateModules {
+      #expect {
+        try harness.load("local host = require \"\(name)\"\nreturn host", chunkName: "prober.lua")
+      } throws: { error in
+        "\(error)".contains("prober.lua:1: module '\(name)' not found: no host module '\(name)'")
+      }
+    }
+  }
+
   @Test func lunarAndLunarFxAreReadOnly() throws {
     let harness = try FeatureHarness()
     for (statement, message) in [

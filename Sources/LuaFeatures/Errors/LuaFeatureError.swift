@@ -108,16 +108,11 @@ public struct LuaFeatureError: Error, Sendable, CustomStringConvertible {
 
   /// The chunk names of Lunar's own Lua that a script's author never needs to read in an error:
   /// the `lunar` module, the host's state proxies, effects and composition, and `lunar.test` (the files of
-  /// `Sources/LuaFeatures/Lua/lunar/`, named by their path there, such as `lunar/init.lua`).
+  /// `Sources/LuaFeatures/Lua/lunar/`, named by their path there, such as `lunar/_base.lua`).
   ///
   /// Errors raised inside them are located at the script's own frame instead, and tracebacks
   /// leave them out.
-  public static let preludeChunks: Set<String> = [
-    EmbeddedLua.lunarInit.name, EmbeddedLua.lunarHost.name, EmbeddedLua.lunarEffects.name, EmbeddedLua.lunarTest.name,
-    EmbeddedLua.lunarCompose.name, EmbeddedLua.lunarComposeRouting.name, EmbeddedLua.lunarComposeRemoval.name,
-    EmbeddedLua.lunarClients.name, EmbeddedLua.lunarPlugin.name, EmbeddedLua.lunarLoose.name, EmbeddedLua.lunarFrames.name,
-    EmbeddedLua.lunarActions.name,
-  ]
+  public static let preludeChunks: Set<String> = Set(Prelude.files.map(\.name))
 
   /// The first `file:line:` of a traceback that is not the prelude's.
   static func firstScriptFrame(in traceback: String) -> (String, Int)? {

@@ -4,8 +4,12 @@
 -- silently never run: the host reports it, naming the line that built it.
 --
 -- The count of such effects is kept by the transaction (`loose`, CLuaTransaction): while it is
--- above zero, the call ends through `finish` (lunar/effects.lua), which calls `host.reportLoose` here.
-local base, host, whereCalled, warn = ...
+-- above zero, the call ends through `finish` (lunar/_effects.lua), which calls `host.reportLoose` here.
+local base = require "lunar._base"
+local host = require "lunar._host"
+local whereCalled = require("lunar._where").called
+-- The host's warning: a function of the message, registered by the host.
+local warn = require "lunar._warn"
 local hooks, descriptionOf = base.hooks, base.descriptionOf
 local active, count = host.internals.active, host.internals.loose
 
@@ -24,7 +28,7 @@ local function consume(handle)
   end
 end
 
---- Called by lunar/init.lua for every effect made: during a reducer call, the new effect is loose
+--- Called by lunar/_base.lua for every effect made: during a reducer call, the new effect is loose
 --- and the effects it combines are not anymore.
 function hooks.built(handle, description)
   if not active() then return end
@@ -36,7 +40,7 @@ function hooks.built(handle, description)
     for i = 1, #members do consume(members[i]) end
   end
   -- NB: level 4 is the script: this hook, then `effect` (tail-called by the fx function), then
-  --     the fx function's C frame (lunar/frames.lua).
+  --     the fx function's C frame (lunar/_frames.lua).
   local where = description.origin or whereCalled(4)
   -- NB: kept in the description too: an fx.send of an undeclared action names this line.
   description.origin = where

@@ -1,62 +1,133 @@
--- Composition, part three (after lunar/compose_routing.lua): finding, from the journal, the children
--- an action removed (their effects are cancelled), and checking the containers it touched.
-local base, host, compose = ...
-local describe, effect = base.describe, base.effect
+-- `lunar._compose.forEach`, Composable's ForEach: `lunar.forEach("todos", Todo)` runs Todo on the
+-- element of state.todos whose `id` an action names (`{ type = "todos", id = 3, action = … }`).
+-- The body's C loop (routing.c) routes a row's action itself through the cache of ids below;
+-- this file finds an element it has no cache for, and checks a list after an action touched it:
+-- elements are tables with ids, none twice, and the effects of the rows gone are cancelled. A
+-- stack (lunar/_compose/stack.lua) is an array of elements by id too: it uses the same lookup and
+-- checks.
+local base = require "lunar._base"
+local host = require "lunar._host"
+local body = require "lunar._compose.body"
+local removal = require "lunar._compose.removal"
+local lunar, describe = base.lunarTable, base.describe
 local internals = host.internals
 local journal, journalLength, layout = internals.journal, internals.journalLength, internals.layout
+-- NB: the journal's layout is the transaction's (CLuaTransaction.h), handed over at setup.
+local STRIDE, TABLE, KEY, OLD, PATH = layout.STRIDE, layout.TABLE, layout.KEY, layout.OLD, layout.PATH
+local childProxy, realOf, pathOf = internals.childProxy, internals.realOf, internals.pathOf
+-- NB: a C check (journal.c): one call where `type` and `rawget` would take two or three.
+local hasID = internals.hasID
 -- NB: a forEach list's ids as its last check left them (`derived[items] = { n = length, ids = {
 --     [id] = true } }`); C empties `derived` when writes are undone or were never checked.
 local derived = internals.derived
--- NB: the journal's layout is the transaction's (CLuaTransaction.h), handed over at setup.
-local STRIDE, TABLE, KEY, OLD, PATH = layout.STRIDE, layout.TABLE, layout.KEY, layout.OLD, layout.PATH
-local fail, showID = compose.fail, compose.showID
+local entry, checkKey, checkChild, fail, showID = body.entry, body.checkKey, body.checkChild, body.fail, body.showID
+local previousIDs, cancelChild = removal.previousIDs, removal.cancelChild
 
-local type, rawget, rawequal, rawlen, next = type, rawget, rawequal, rawlen, next
+local type, rawget, rawequal, rawlen, setmetatable, next = type, rawget, rawequal, rawlen, setmetatable, next
 local mathtype = math.type
 
-local function addID(ids, element)
-  if type(element) ~= "table" then return ids end
-  local id = rawget(element, "id")
-  if id == nil or not rawequal(id, id) then return ids end
-  ids = ids or {}
-  ids[id] = true
-  return ids
+--- lunar.forEach("todos", Todo): Todo runs on each element of state.todos, found by its `id`.
+function lunar.forEach(key, child)
+  checkKey("lunar.forEach", key)
+  checkChild("lunar.forEach", key, child)
+  return entry { kind = "forEach", key = key, child = child, paths = {} }
 end
 
--- The ids of the elements state[key] held before this action and that were written over; whether
--- it was touched at all.
-local function previousIDs(real, key, items)
-  local n = journalLength()
-  local touched, ids, replaced = false, nil, nil
-  for i = 1, n, STRIDE do
-    local t = journal[i + TABLE]
-    if rawequal(t, items) then
-      touched = true
-      ids = addID(ids, journal[i + OLD])
-    elseif rawequal(t, real) and rawequal(journal[i + KEY], key) then
-      touched = true
-      local old = journal[i + OLD]
-      if type(old) == "table" and not rawequal(old, items) then
-        replaced = replaced or {}
-        replaced[old] = true
-        for j = 1, rawlen(old) do ids = addID(ids, rawget(old, j)) end
+---------------------------------------------------------------------------------------------------
+-- Finding an element by id
+
+local indexes = setmetatable({}, { __mode = "k" })    -- array -> { [id] = index }
+
+-- NB: routing runs outside the budget (the body's C loop pauses it around this file's Lua), so it
+--     must never run a script's code: every read of a table that state or an action holds is raw
+--     (a script can plant metatables with __index, __len or __eq on its own tables), and ids are
+--     compared with rawequal.
+
+-- The index of the element whose `id` is `id`: cached per array, checked, rebuilt when stale.
+local function indexOf(items, id)
+  local cache = indexes[items]
+  if cache ~= nil then
+    local index = cache[id]
+    if index ~= nil then
+      local element = rawget(items, index)
+      if type(element) == "table" and rawequal(rawget(element, "id"), id) then return index end
+    else
+      -- NB: a row added since is most often the last: found there, the cache is not rebuilt (a
+      --     walk of the whole list, for the first action of every new row).
+      local n = rawlen(items)
+      local last = rawget(items, n)
+      if type(last) == "table" and rawequal(rawget(last, "id"), id) then
+        cache[id] = n
+        return n
       end
     end
   end
-  if replaced ~= nil then
-    for i = 1, n, STRIDE do
-      if replaced[journal[i + TABLE]] then ids = addID(ids, journal[i + OLD]) end
+  cache = {}
+  local found = nil
+  for index = 1, rawlen(items) do
+    local element = rawget(items, index)
+    local other = type(element) == "table" and rawget(element, "id") or nil
+    if other ~= nil and rawequal(other, other) then
+      if cache[other] == nil then cache[other] = index end
+      if found == nil and rawequal(other, id) then found = index end
     end
   end
-  return touched, ids
+  indexes[items] = cache
+  return found
 end
 
-local function cancelChild(effects, count, key, identity)
-  count = count + 1
-  effects = effects or {}
-  effects[count] = effect { kind = "cancelChild", key = key, identity = identity }
-  return effects, count
+-- `real` is the table behind `state`, or nil when `state` is a plain table; `atRoot` when `state`
+-- is the root's proxy (whose path is empty).
+local function elementOf(name, e, state, real, action, atRoot)
+  local id = rawget(action, "id")
+  if id == nil then
+    fail(name, "an action for lunar." .. e.kind .. "(" .. describe(e.key) .. ") names its element: " ..
+      "{ type = " .. describe(e.key) .. ", id = …, action = {…} }")
+  end
+  -- NB: `real` and the tables in it are plain state tables (no metatable but the empty-array
+  --     marker's, which has no __index): indexing them needs no rawget.
+  local items = rawget(real or state, e.key)
+  -- NB: the cache's answer checked inline (only tables have one); indexOf rebuilds it when stale.
+  local cache = items ~= nil and indexes[items]
+  if not cache then
+    if type(items) ~= "table" then
+      fail(name, "state." .. e.key .. " is " .. describe(items) .. ", but lunar." .. e.kind .. " needs an array there")
+    end
+    if real == nil then items = realOf(items) or items end
+    cache = indexes[items]
+  end
+  local index = cache and cache[id]
+  if not (index and hasID(rawget(items, index), id)) then
+    index = indexOf(items, id)
+  end
+  if index == nil then
+    fail(name, "no element with id " .. showID(id) .. " in state." .. e.key ..
+      " (it was removed, or the action names the wrong id)")
+  end
+  if real == nil then return id, rawget(items, index) end
+  -- NB: the element's proxy is made directly (no proxy for the array on the way): this is the
+  --     path of every row action. Its path runs from the root, as the journal needs.
+  local parentPath = not atRoot and pathOf(state) or nil
+  local path
+  if parentPath == nil then
+    -- NB: paths are never changed once made, so the root's element paths are made once.
+    local paths = e.paths
+    path = paths[index]
+    if path == nil then
+      path = { e.key, index }
+      paths[index] = path
+    end
+  else
+    local n = rawlen(parentPath)
+    path = {}
+    for i = 1, n do path[i] = parentPath[i] end
+    path[n + 1], path[n + 2] = e.key, index
+  end
+  return id, childProxy(rawget(items, index), path, items)
 end
+
+---------------------------------------------------------------------------------------------------
+-- Checking a list an action touched
 
 -- The id of the element at i of a forEach list, checked (a table with a usable `id`).
 local function elementID(name, key, i, element)
@@ -228,40 +299,10 @@ local function checkElements(name, e, real, effects, count)
   end
   return checkAll(name, e, real, items, effects, count)
 end
--- Cancels the effects of a presented child that went away or was replaced by another identity.
-local function checkPresented(name, e, real, effects, count)
-  local key = e.key
-  for i = 1, journalLength(), STRIDE do
-    if rawequal(journal[i + TABLE], real) and rawequal(journal[i + KEY], key) then
-      local before, now = journal[i + OLD], rawget(real, key)
-      if now ~= nil and type(now) ~= "table" then
-        fail(name, "state." .. key .. " must be the state of a presented child (a table) or nil, got " .. describe(now))
-      end
-      if type(before) == "table" and not rawequal(before, now) then
-        local identity = rawget(before, "id")
-        if now == nil or not rawequal(rawget(now, "id"), identity) then
-          effects, count = cancelChild(effects, count, key, identity)
-        end
-      end
-      return effects, count
-    end
-  end
-  return effects, count
-end
 
--- Whether this action wrote to `real` itself or to one of its containers, or rewrote an `id`: only
--- then can a child have gone (a write inside a child cannot remove it, but its `id` is who it is).
-local function touches(real, containers, containerCount)
-  for i = 1, journalLength(), STRIDE do
-    local t = journal[i + TABLE]
-    if rawequal(t, real) or journal[i + KEY] == "id" then return true end
-    for c = 1, containerCount do
-      if rawequal(t, rawget(real, containers[c].key)) then return true end
-    end
-  end
-  return false
-end
-
-compose.touches = touches
-compose.checkElements = checkElements
-compose.checkPresented = checkPresented
+return {
+  indexes = indexes,
+  indexOf = indexOf,
+  elementOf = elementOf,
+  checkElements = checkElements,
+}

@@ -1,8 +1,11 @@
--- Host-only machinery for features, part one: the Lua half of the reducer transaction. Part two,
--- lunar/effects.lua, adds reducer calls, effects and dependencies to the same `host` table.
--- Scripts never see this table.
-local base, emptyArray, core = ...  -- emptyArray: an empty array pushed by LuaBridge, for its marker;
-                                      -- core: the transaction's C half (CLuaTransaction)
+-- `lunar._host`, host-only machinery for features, part one: the Lua half of the reducer
+-- transaction. Part two, lunar/_effects.lua, adds reducer calls, effects and dependencies to the
+-- same `host` table. Scripts never see this table.
+local base = require "lunar._base"
+-- The transaction's C half (CLuaTransaction), registered by the host.
+local core = require "lunar._core"
+-- An empty array pushed by LuaBridge, registered by the host for its marker.
+local emptyArray = require "lunar._emptyArray"
 local describe = base.describe
 
 local error, getmetatable = error, getmetatable
@@ -33,9 +36,9 @@ end
 -- a rollback forgets them, a commit keeps them for the host.
 local handles, pending = {}, {}
 
---- What the rest of the host's Lua needs of the transaction. For composition (lunar/compose*.lua):
+--- What the rest of the host's Lua needs of the transaction. For composition (lunar/_compose/):
 --- the table behind a proxy and its path, the proxy of a row, the journal and its layout. For
---- reducer calls (lunar/effects.lua): the C half, the effect handles, and what it calls back.
+--- reducer calls (lunar/_effects.lua): the C half, the effect handles, and what it calls back.
 host.internals = {
   core = core,
   realOf = core.realOf,
@@ -51,7 +54,7 @@ host.internals = {
   -- NB: what composition derives from state tables and keeps across calls (a list's ids): C
   --     empties it when a call's writes are undone or were never checked.
   derived = core.derived,
-  -- NB: for lunar/loose.lua: whether a call runs, and the count of effects it built and dropped.
+  -- NB: for lunar/_loose.lua: whether a call runs, and the count of effects it built and dropped.
   active = core.active,
   loose = core.loose,
   isAction = core.isAction,

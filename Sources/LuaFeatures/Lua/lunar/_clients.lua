@@ -1,9 +1,10 @@
 -- Clients written in Lua: `lunar.client "factClient" { fetch = function(deps, n) … end }` declares a
 -- client over the host's capabilities; a feature lists the clients it uses (`clients = { … }`), and
 -- its reducer and effects reach them through `deps` like any other dependency
--- (`deps.factClient.fetch(n)`). Loaded after lunar/compose.lua; fills `hooks.clients`, which
--- lunar.feature calls, and gives lunar/effects.lua what it needs to place clients in `deps`.
-local base, host = ...
+-- (`deps.factClient.fetch(n)`). Loaded after lunar/_compose/init.lua; fills `hooks.clients`, which
+-- lunar.feature calls, and gives lunar/_effects.lua what it needs to place clients in `deps`.
+local base = require "lunar._base"
+local host = require "lunar._host"
 local lunar, hooks, describe, definedAt = base.lunarTable, base.hooks, base.describe, base.definedAt
 
 local type, pairs, ipairs, error, setmetatable, rawget = type, pairs, ipairs, error, setmetatable, rawget
@@ -93,7 +94,7 @@ end
 
 ---------------------------------------------------------------------------------------------------
 -- Calling a client: its method gets `deps` first. A method called in the reducer that reaches an
--- asynchronous dependency fails naming both (lunar/effects.lua asks `host.callingClient()`).
+-- asynchronous dependency fails naming both (lunar/_effects.lua asks `host.callingClient()`).
 
 local calling = {}   -- the client methods running now, innermost last
 local popper = setmetatable({}, { __close = function() calling[#calling] = nil end })

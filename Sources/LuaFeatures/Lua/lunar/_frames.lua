@@ -2,9 +2,10 @@
 -- (`return fx.send(…)`), and a Lua function tail-called replaces its caller's frame: an error about
 -- a bad argument would have no script line left to name. Each fx function and each method of an
 -- effect is called through a C function instead (CLuaTransaction's keepFrame), which Lua never
--- tail-calls; their errors name level 3 (lunar/init.lua). It also runs them outside the
+-- tail-calls; their errors name level 3 (lunar/_base.lua). It also runs them outside the
 -- instruction budget, as the host's code they are.
-local base, host = ...
+local base = require "lunar._base"
+local host = require "lunar._host"
 local keepFrame = host.internals.core.keepFrame
 
 for name, fn in pairs(base.fx) do

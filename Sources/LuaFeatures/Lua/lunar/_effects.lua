@@ -1,6 +1,7 @@
--- Host-only machinery for features, part two (after lunar/host.lua): effect serialisation,
+-- Host-only machinery for features, part two (after lunar/_host.lua): effect serialisation,
 -- reducer calls, effect coroutines and the `deps` table.
-local base, host = ...
+local base = require "lunar._base"
+local host = require "lunar._host"
 local isEffect, checkAction, describe = base.isEffect, base.checkAction, base.describe
 local descriptionOf = base.descriptionOf
 local internals = host.internals
@@ -50,7 +51,7 @@ end
 -- changed from the journal and closes the transaction. Here: what a returned effect becomes.
 
 -- finish(result) -> the effect as data; or nil, message for something that is not an effect.
--- Also called with nil when the call built effects it did not return (lunar/loose.lua).
+-- Also called with nil when the call built effects it did not return (lunar/_loose.lua).
 local loose = internals.loose
 local function finish(result)
   if loose() > 0 then host.reportLoose(result) end
@@ -84,7 +85,7 @@ function host.bind(reduce, deps)
   return core.bind(reduce, deps)
 end
 
---- Set by lunar/compose.lua: `enterInstance(reduce)` -> a composed reducer's per-instance data
+--- Set by lunar/_compose/init.lua: `enterInstance(reduce)` -> a composed reducer's per-instance data
 --- and its routing, or nil for a plain one.
 host.enterInstance = function() return nil end
 
@@ -184,7 +185,7 @@ local function missingDependency(prefix, known)
 end
 
 --- The `deps` of a feature instance: the host's functions, the feature's Lua clients (see
---- lunar/clients.lua), and mocks by dotted name (`overrides`). A mock of an asynchronous dependency
+--- lunar/_clients.lua), and mocks by dotted name (`overrides`). A mock of an asynchronous dependency
 --- is still asynchronous: called in the reducer, it fails as the real one would. With `testing` (a
 --- Lua test's store), mocks must name one of the feature's dependencies, and client methods that
 --- are not mocked fail unless their client is in `real` (a list of names); without it (Swift's

@@ -11,7 +11,8 @@
 -- nearest declared name as a suggestion. A composed feature's children are declared by its body:
 -- `{ type = "todos", id = 3, action = … }` is checked against the child's own declarations.
 -- A feature that declares nothing accepts any action.
-local base, host = ...
+local base = require "lunar._base"
+local host = require "lunar._host"
 local hooks, describe, isFeature = base.hooks, base.describe, base.isFeature
 
 local type, pairs, rawget, error = type, pairs, rawget, error

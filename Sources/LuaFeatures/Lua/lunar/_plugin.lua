@@ -6,8 +6,9 @@
 -- `lunar.plugin` only checks that it got a table of data and marks a copy of it as a manifest:
 -- the host that loads plugins (Swift) checks each field, because it alone knows the API versions
 -- and capabilities it offers, and it points its errors at the field's line in plugin.lua.
--- Loaded after lunar/clients.lua; gives the host `isManifest`.
-local base, host = ...
+-- Loaded after lunar/_clients.lua; gives the host `isManifest`.
+local base = require "lunar._base"
+local host = require "lunar._host"
 local lunar, describe = base.lunarTable, base.describe
 
 local type, next, error, setmetatable, tostring = type, next, error, setmetatable, tostring

@@ -1,7 +1,8 @@
 -- `lunar.test`: exhaustive tests of features, from Lua. Each test runs as a coroutine that the host
 -- drives; a store operation yields to Swift, which runs the feature in a TestStore and resumes the
 -- test once the operation (and its assertions) are done.
-local base, whereCalled = ...
+local base = require "lunar._base"
+local whereCalled = require("lunar._where").called
 local describe, isFeature, checkAction = base.describe, base.isFeature, base.checkAction
 local type, setmetatable, error, pairs = type, setmetatable, error, pairs
 local cyield, tpack, tunpack = coroutine.yield, table.pack, table.unpack

@@ -1,9 +1,10 @@
--- The `lunar` module scripts `require`: `lunar.feature` and the effect descriptions of `lunar.fx`.
--- Returns the module and the helpers the host's other Lua files share (lunar/host.lua,
--- lunar/compose.lua, lunar/test.lua…); those are never reachable from a feature's sandbox.
--- whereDefined: function(fn) -> "file.lua:12", handed in by the host (no `debug` here);
--- codec: { encode = fn, decode = fn }, the host's JSON codec, which becomes lunar.json.
-local whereDefined, codec = ...
+-- `lunar._base`: the `lunar` module scripts `require` (`lunar.feature` and the effect descriptions
+-- of `lunar.fx`), and the helpers the host's other modules share (lunar/_host.lua,
+-- lunar/_compose/init.lua, lunar/_test.lua…); those are never reachable from a feature's sandbox.
+-- `lunar._where` and `lunar._json` are registered by the host (Swift): `where.defined(fn)` ->
+-- "file.lua:12" (no `debug` here); the JSON codec `{ encode = fn, decode = fn }` becomes lunar.json.
+local whereDefined = require("lunar._where").defined
+local codec = require "lunar._json"
 
 local type, setmetatable, getmetatable, rawget, select, error, tostring, pairs, next =
   type, setmetatable, getmetatable, rawget, select, error, tostring, pairs, next
@@ -42,7 +43,7 @@ end
 -- Effects: descriptions only. Swift turns them into the core's effects.
 --
 -- NB: the host calls the fx functions and Effect's methods through a C function each
---     (lunar/frames.lua), which keeps the author's frame when a reducer tail-calls them
+--     (lunar/_frames.lua), which keeps the author's frame when a reducer tail-calls them
 --     (`return fx.send(…)`): their errors name level 3, the author's line.
 -- NB: that C function also runs them outside the instruction budget (host code, which counts
 --     none of it): they must always terminate and never run a script's code, so they read a
@@ -63,7 +64,7 @@ local EffectHandle = {
   __metatable = "lunar.effect",
 }
 
--- NB: filled in by the host's Lua files loaded after this one (lunar/compose.lua, lunar/loose.lua…).
+-- NB: filled in by the host's Lua files loaded after this one (lunar/_compose/init.lua, lunar/_loose.lua…).
 local hooks = {}
 
 local function effect(t)
@@ -347,6 +348,7 @@ local function isFeature(value)
   return features[value] == true
 end
 
+-- A copy of a state table: nested plain tables are copied, tables with a metatable shared.
 local function copyState(t, depth)
   if depth > 200 then error("state nested too deeply (over 200 levels)", 0) end
   local copy = {}
@@ -401,9 +403,10 @@ return {
   newModule = newModule,
   isEffect = isEffect,
   descriptionOf = descriptionOf,
-  -- NB: for the routing's inline lookups (lunar/compose.lua): handle -> description, weak keys.
+  -- NB: for the routing's inline lookups (lunar/_compose/init.lua): handle -> description, weak keys.
   descriptions = descriptions,
   isFeature = isFeature,
+  copyState = copyState,
   checkAction = checkAction,
   describe = describe,
   readonly = readonly,

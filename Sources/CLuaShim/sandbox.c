@@ -138,6 +138,39 @@ static int bind_print(lua_State *L) {
   return 1;
 }
 
+/* io.write(...): the strings and numbers, concatenated, handed to the host's print function
+   (upvalue 1) as print's are; returns the io table (upvalue 2), where stock returns the file. */
+static int sandbox_write(lua_State *L) {
+  int n = lua_gettop(L);
+  lua_pushvalue(L, lua_upvalueindex(1));
+  luaL_Buffer b;
+  luaL_buffinit(L, &b);
+  size_t total = 0;
+  for (int i = 1; i <= n; i++) {
+    int type = lua_type(L, i);
+    if (type != LUA_TSTRING && type != LUA_TNUMBER) return lunar_type_error(L, i, "io.write", "string");
+    size_t length;
+    lua_pushvalue(L, i);
+    lua_tolstring(L, -1, &length); /* a number becomes its string, as stock writes it */
+    total += length;
+    luaL_addvalue(&b);
+  }
+  luaL_pushresult(&b);
+  lunar_charge(L, (int64_t)(total / PRINT_BYTES_PER_UNIT));
+  lua_call(L, 1, 0);
+  lua_pushvalue(L, lua_upvalueindex(2));
+  return 1;
+}
+
+/* bind_write(host_print, io) -> the shims' io.write. */
+static int bind_write(lua_State *L) {
+  luaL_checktype(L, 1, LUA_TFUNCTION);
+  luaL_checktype(L, 2, LUA_TTABLE);
+  lua_settop(L, 2);
+  lua_pushcclosure(L, sandbox_write, 2);
+  return 1;
+}
+
 /* The __close of require's guard {loading, key}: loading[key] = nil. A C function, so that it
    runs even when the module's load stopped on a spent limit, which raises again at every Lua
    instruction: a Lua __close would replace the module's error with its own and leave the module
@@ -159,7 +192,7 @@ static void set_closure(lua_State *L, const char *global, lua_CFunction f, const
 }
 
 static int push_kit_worker(lua_State *L) {
-  lua_createtable(L, 0, 5);
+  lua_createtable(L, 0, 6);
   set_closure(L, "setmetatable", sandbox_setmetatable, "setmetatable");
   set_closure(L, "collectgarbage", sandbox_collectgarbage, "collectgarbage");
   lua_getglobal(L, "load"); /* the limited load: its upvalue 1 is the base library's */
@@ -169,6 +202,8 @@ static int push_kit_worker(lua_State *L) {
   lua_pop(L, 1);
   lua_pushcfunction(L, bind_print);
   lua_setfield(L, -2, "bind_print");
+  lua_pushcfunction(L, bind_write);
+  lua_setfield(L, -2, "bind_write");
   lua_pushcfunction(L, unmark);
   lua_setfield(L, -2, "unmark");
   return 1;

@@ -43,12 +43,26 @@ public final class LuaSandbox {
     /// Whether scripts get the `coroutine` library. Off by default: a script's own coroutine would
     /// catch the yields of asynchronous host functions meant for the host.
     public var allowsCoroutines: Bool
+    /// Whether scripts get what common pure-Lua libraries (Penlight, inspect, luassert-style code)
+    /// read when they load, and nothing that reaches files, processes or the environment:
+    /// `package.config`, `package.path` and `package.cpath` (strings), `io.write` (to
+    /// ``LuaVM/printHandler``, one line a call), `os.getenv` (always `nil`), `os.time()` and
+    /// `os.clock()` (from ``clock``). Off by default.
+    public var offersLibraryShims: Bool
+    /// The clock of the shims' `os.time()` (its whole seconds) and `os.clock()` (seconds since the
+    /// sandbox was made), in seconds since 1970. A fixed clock makes a run replay exactly.
+    public var clock: @Sendable () -> Double
 
     /// A configuration.
-    public init(root: URL? = nil, randomSeed: UInt64 = 0, allowsCoroutines: Bool = false) {
+    public init(
+      root: URL? = nil, randomSeed: UInt64 = 0, allowsCoroutines: Bool = false, offersLibraryShims: Bool = false,
+      clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    ) {
       self.root = root
       self.randomSeed = randomSeed
       self.allowsCoroutines = allowsCoroutines
+      self.offersLibraryShims = offersLibraryShims
+      self.clock = clock
     }
   }
 
@@ -86,10 +100,13 @@ public final class LuaSandbox {
     let reset: LuaFunction
     let L = vm.state
     let base = lua_gettop(L)
+    let clock = configuration.clock
+    let now: LuaFunction? =
+      configuration.offersLibraryShims ? try vm.function(named: "now") { _ in .values(clock()) } : nil
     if configuration.allowsCoroutines {
-      _ = try vm.invoke(factory, find, print, random, randomseed, "string", "table", "math", "utf8", "coroutine", results: 2)
+      _ = try vm.invoke(factory, find, print, random, randomseed, now, "string", "table", "math", "utf8", "coroutine", results: 2)
     } else {
-      _ = try vm.invoke(factory, find, print, random, randomseed, "string", "table", "math", "utf8", results: 2)
+      _ = try vm.invoke(factory, find, print, random, randomseed, now, "string", "table", "math", "utf8", results: 2)
     }
     defer { lua_settop(L, base) }
     environment = try LuaTable.read(from: LuaSlot(vm: vm, state: L, index: base + 1, root: "environment"))

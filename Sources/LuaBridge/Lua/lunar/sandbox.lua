@@ -27,8 +27,26 @@ local function copy(t)
   return c
 end
 
--- make_env(find, print, random, randomseed, ...library names) -> env, reset_modules
-return function(find, host_print, random, randomseed, ...)
+-- What common pure-Lua libraries read when they load, and nothing that reaches files, processes
+-- or the environment: they load unmodified.
+local function add_shims(env, host_print, now)
+  env.package = { config = "/\n;\n?\n!\n-\n", path = "./?.lua;./?/init.lua", cpath = "" }
+  env.io = {}
+  env.io.write = kit.bind_write(host_print, env.io)
+  local start = now()
+  env.os = {
+    getenv = function() return nil end,
+    time = function(t)
+      if t ~= nil then error("os.time: only os.time() is offered in the sandbox (no dates)", 2) end
+      return G.math.floor(now())
+    end,
+    clock = function() return now() - start end,
+  }
+end
+
+-- make_env(find, print, random, randomseed, now or nil, ...library names) -> env, reset_modules
+-- `now` (seconds since 1970, from the host's clock) is given when the host offers the shims.
+return function(find, host_print, random, randomseed, now, ...)
   local env = {}
   for _, name in G.ipairs(base) do env[name] = G[name] end
   env._VERSION = G._VERSION
@@ -51,6 +69,8 @@ return function(find, host_print, random, randomseed, ...)
     env.math.random = random
     env.math.randomseed = randomseed
   end
+
+  if now then add_shims(env, host_print, now) end
 
   local loaded, loading = {}, {}
   local guard_metatable = { __close = kit.unmark }

@@ -314,7 +314,7 @@ let package = Package(
         "CLua",
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ],
-      resources: [.copy("Hostile")]
+      resources: [.copy("Hostile"), .copy("Fixtures")]
     ),
     .testTarget(
       name: "LunarFuzzingTests",

@@ -23,6 +23,13 @@ static inline int lunar_budget_on(lunar_host *h) { return h->instruction_limit >
 void lunar_open_limited_libraries(lua_State *L);
 void lunar_open_limited_base(lua_State *L);
 
+/* Lua's argument errors (luaL_argerror, luaL_typeerror), naming `fallback` when the call site
+   gives no name: a function called through pcall, which stock Lua names after the global it is
+   found in, and the sandbox's functions are in no global table the auxiliary library searches.
+   Raise. */
+int lunar_argument_error(lua_State *L, int arg, const char *fallback, const char *message);
+int lunar_type_error(lua_State *L, int arg, const char *fallback, const char *expected);
+
 /* CLOCK_MONOTONIC in nanoseconds (the coarse clock: cheap, precise to a few milliseconds). */
 int64_t lunar_now(void);
 /* Units of C work (see lunar_charge) between two readings of the clock. */

@@ -287,7 +287,7 @@ static int charged_reader(lua_State *L) {
 /* load(chunk [, chunkname [, mode [, env]]]): a string chunk is parsed as the base library
    does (same defaults and results), through read_piece; a reader function is wrapped in
    charged_reader for the original. */
-static int limited_load(lua_State *L) {
+int lunar_limited_load(lua_State *L) {
   if (lua_type(L, 1) == LUA_TFUNCTION) {
     lua_pushvalue(L, 1);
     lua_pushcclosure(L, charged_reader, 1);
@@ -372,6 +372,6 @@ void lunar_open_limited_libraries(lua_State *L) {
   lua_pop(L, 1);
 
   lua_pushglobaltable(L);
-  wrap(L, "load", limited_load);
+  wrap(L, "load", lunar_limited_load);
   lua_pop(L, 1);
 }

@@ -13,6 +13,10 @@
 void lunar_open_limited_strfind(lua_State *L); /* string.find, match, gmatch, gsub */
 void lunar_open_limited_tables(lua_State *L);  /* table.move, insert, remove, concat, unpack, sort, pack */
 
+/* The limited load, as a C function whose upvalue 1 is the base library's load (sandbox.c calls
+   it on its own frame, whose upvalue 1 is that same original). */
+int lunar_limited_load(lua_State *L);
+
 /* Bytes copied into a new string per unit: memcpy and the fresh pages of a big result measure
    0.25 to 0.35 ns a byte, so 8 bytes is 2 to 3 ns. */
 #define LUNAR_COPY_BYTES_PER_UNIT 8

@@ -1,7 +1,8 @@
 #include "internal.h"
 
-/* The sandbox's math.random: xoshiro256** seeded through splitmix64, one generator per sandbox,
-   seeded by the host. Nothing here reads a clock, so a seeded run replays exactly. */
+/* The sandbox's math.random: Lua 5.4's generator (xoshiro256**, seeded as math.randomseed seeds
+   it), one per sandbox, seeded by the host. A seed gives the sequence stock Lua gives after
+   math.randomseed(seed). Nothing here reads a clock, so a seeded run replays exactly. */
 
 typedef struct lunar_rng {
   uint64_t s[4];
@@ -22,20 +23,29 @@ static uint64_t next_u64(lunar_rng *g) {
   return result;
 }
 
-static void reseed(lunar_rng *g, uint64_t seed) {
-  uint64_t x = seed;
-  for (int i = 0; i < 4; i++) {
-    uint64_t z = (x += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    g->s[i] = z ^ (z >> 31);
-  }
+/* Lua 5.4's setseed: the two numbers and two constants, then 16 draws discarded to spread them. */
+static void reseed(lunar_rng *g, uint64_t n1, uint64_t n2) {
+  g->s[0] = n1;
+  g->s[1] = 0xff; /* avoids a zero state */
+  g->s[2] = n2;
+  g->s[3] = 0;
+  for (int i = 0; i < 16; i++) next_u64(g);
 }
 
 void lunar_random_seed(void *state, uint64_t seed) {
   lunar_rng *g = (lunar_rng *)state;
   g->host_seed = seed;
-  reseed(g, seed);
+  reseed(g, seed, 0);
+}
+
+/* luaL_checkinteger, naming `name` when the call site gives none (see lunar_argument_error). */
+static lua_Integer checkinteger(lua_State *L, int arg, const char *name) {
+  int ok;
+  lua_Integer v = lua_tointegerx(L, arg, &ok);
+  if (ok) return v;
+  if (lua_type(L, arg) == LUA_TNUMBER) lunar_argument_error(L, arg, name, "number has no integer representation");
+  lunar_type_error(L, arg, name, "number");
+  return 0;
 }
 
 /* Same contract as Lua's math.random: () a float in [0,1); (m) an integer in [1,m]; (m,n) an
@@ -50,20 +60,20 @@ static int l_random(lua_State *L) {
       return 1;
     case 1:
       low = 1;
-      up = luaL_checkinteger(L, 1);
+      up = checkinteger(L, 1, "math.random");
       if (up == 0) {
         lua_pushinteger(L, (lua_Integer)rv);
         return 1;
       }
       break;
     case 2:
-      low = luaL_checkinteger(L, 1);
-      up = luaL_checkinteger(L, 2);
+      low = checkinteger(L, 1, "math.random");
+      up = checkinteger(L, 2, "math.random");
       break;
     default:
       return luaL_error(L, "wrong number of arguments");
   }
-  luaL_argcheck(L, low <= up, lua_gettop(L), "interval is empty");
+  if (low > up) lunar_argument_error(L, 1, "math.random", "interval is empty");
   uint64_t range = (uint64_t)up - (uint64_t)low;
   uint64_t mask = range;
   mask |= mask >> 1; mask |= mask >> 2; mask |= mask >> 4;
@@ -73,18 +83,23 @@ static int l_random(lua_State *L) {
   return 1;
 }
 
-/* randomseed(n [, m]) reseeds deterministically from the script's numbers; randomseed() returns to
-   the host's seed (where real Lua would read the clock). */
+/* randomseed(n [, m]) reseeds as stock Lua does; randomseed() returns to the host's seed (where
+   stock Lua would read the clock). Both return the two seed numbers, which replay the sequence
+   when given back to randomseed. */
 static int l_randomseed(lua_State *L) {
   lunar_rng *g = (lunar_rng *)lua_touserdata(L, lua_upvalueindex(1));
+  lua_Integer n1, n2;
   if (lua_isnone(L, 1)) {
-    reseed(g, g->host_seed);
+    n1 = (lua_Integer)g->host_seed;
+    n2 = 0;
   } else {
-    lua_Integer n1 = luaL_checkinteger(L, 1);
-    lua_Integer n2 = luaL_optinteger(L, 2, 0);
-    reseed(g, (uint64_t)n1 ^ rotl((uint64_t)n2, 32));
+    n1 = checkinteger(L, 1, "math.randomseed");
+    n2 = lua_isnoneornil(L, 2) ? 0 : checkinteger(L, 2, "math.randomseed");
   }
-  return 0;
+  reseed(g, (uint64_t)n1, (uint64_t)n2);
+  lua_pushinteger(L, n1);
+  lua_pushinteger(L, n2);
+  return 2;
 }
 
 static int pushrandom_worker(lua_State *L) {

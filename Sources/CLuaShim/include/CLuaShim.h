@@ -219,6 +219,13 @@ int lunar_pushrandom(lua_State *L, uint64_t seed, void **state);
 /* Reseeds a generator returned by lunar_pushrandom. Cannot raise. */
 void lunar_random_seed(void *state, uint64_t seed);
 
+/* ---- the sandbox's base functions ---- */
+
+/* Pushes the table of C functions sandbox.lua builds environments with: `setmetatable` and
+   `collectgarbage` (the sandbox's), `bind_load(env)` and `bind_print(host_print)` (which return
+   the sandbox's load and print), `bind_write(host_print, io)` (the shims' io.write), `unmark` (the __close of require's guard). Protected. */
+int lunar_push_sandbox_kit(lua_State *L);
+
 /* ---- garbage collector (lua_gc is variadic, which Swift cannot call) ---- */
 
 /* Bytes in use according to Lua. Cannot raise. */

@@ -18,13 +18,18 @@ import Foundation
 /// - the safe base functions: `assert error getmetatable ipairs next pairs pcall rawequal rawget
 ///   rawlen rawset select tonumber tostring type xpcall`, `setmetatable` (refusing `__gc`, whose
 ///   timing would break determinism), `collectgarbage("count")` only, `load` for text chunks only
-///   (mode "t", this sandbox as default environment), `print` (to ``LuaVM/printHandler``);
-/// - `math.random`/`math.randomseed` backed by a generator the host seeds (``seedRandom(_:)``);
-///   `math.randomseed()` without arguments returns to the host's seed;
+///   (binary chunks are refused whatever the mode; this sandbox is the default environment),
+///   `print` (to ``LuaVM/printHandler``; bytes that are not UTF-8 arrive as `\ddd` escapes, see
+///   ``LuaString/printableText``). These are C functions, as stock Lua's are, and their errors
+///   read as stock Lua's;
+/// - `math.random`/`math.randomseed` backed by Lua's generator, which the host seeds
+///   (``seedRandom(_:)``): seed `n` gives the sequence of stock Lua after `math.randomseed(n)`;
+///   `math.randomseed()` without arguments returns to the host's seed (and returns it);
 /// - `require(name)`: host modules (``LuaVM/registerModule(_:source:chunkName:)``) first, then
 ///   `name.lua` or `name/init.lua` inside ``Configuration/root`` (dots are folders). `..`, absolute
 ///   paths and symlinks leaving the folder are refused. Results are cached per sandbox;
-///   ``resetModules()`` empties the cache for hot reload.
+///   ``resetModules()`` empties the cache for hot reload. A module whose load failed can be
+///   required again. `require "string"` (`table`, `math`, `utf8`) returns the sandbox's library.
 ///
 /// There is no `io`, `os`, `debug`, `package`, `dofile`, `loadfile`, `warn`; the shared string
 /// metatable is hidden (`getmetatable("")` is `false`).
@@ -38,12 +43,26 @@ public final class LuaSandbox {
     /// Whether scripts get the `coroutine` library. Off by default: a script's own coroutine would
     /// catch the yields of asynchronous host functions meant for the host.
     public var allowsCoroutines: Bool
+    /// Whether scripts get what common pure-Lua libraries (Penlight, inspect, luassert-style code)
+    /// read when they load, and nothing that reaches files, processes or the environment:
+    /// `package.config`, `package.path` and `package.cpath` (strings), `io.write` (to
+    /// ``LuaVM/printHandler``, one line a call), `os.getenv` (always `nil`), `os.time()` and
+    /// `os.clock()` (from ``clock``). Off by default.
+    public var offersLibraryShims: Bool
+    /// The clock of the shims' `os.time()` (its whole seconds) and `os.clock()` (seconds since the
+    /// sandbox was made), in seconds since 1970. A fixed clock makes a run replay exactly.
+    public var clock: @Sendable () -> Double
 
     /// A configuration.
-    public init(root: URL? = nil, randomSeed: UInt64 = 0, allowsCoroutines: Bool = false) {
+    public init(
+      root: URL? = nil, randomSeed: UInt64 = 0, allowsCoroutines: Bool = false, offersLibraryShims: Bool = false,
+      clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    ) {
       self.root = root
       self.randomSeed = randomSeed
       self.allowsCoroutines = allowsCoroutines
+      self.offersLibraryShims = offersLibraryShims
+      self.clock = clock
     }
   }
 
@@ -65,7 +84,7 @@ public final class LuaSandbox {
     self.resolver = resolver
     let find = try vm.function(named: "require") { arguments in try resolver.find(arguments) }
     let print = try vm.function(named: "print") { arguments in
-      arguments.vm.printHandler(try arguments.string(1))
+      arguments.vm.printHandler(try arguments.get(1, as: LuaString.self).printableText)
       return .none
     }
     var state: UnsafeMutableRawPointer?
@@ -81,10 +100,13 @@ public final class LuaSandbox {
     let reset: LuaFunction
     let L = vm.state
     let base = lua_gettop(L)
+    let clock = configuration.clock
+    let now: LuaFunction? =
+      configuration.offersLibraryShims ? try vm.function(named: "now") { _ in .values(clock()) } : nil
     if configuration.allowsCoroutines {
-      _ = try vm.invoke(factory, find, print, random, randomseed, "string", "table", "math", "utf8", "coroutine", results: 2)
+      _ = try vm.invoke(factory, find, print, random, randomseed, now, "string", "table", "math", "utf8", "coroutine", results: 2)
     } else {
-      _ = try vm.invoke(factory, find, print, random, randomseed, "string", "table", "math", "utf8", results: 2)
+      _ = try vm.invoke(factory, find, print, random, randomseed, now, "string", "table", "math", "utf8", results: 2)
     }
     defer { lua_settop(L, base) }
     environment = try LuaTable.read(from: LuaSlot(vm: vm, state: L, index: base + 1, root: "environment"))
@@ -116,7 +138,7 @@ public final class LuaSandbox {
       throw LuaError(kind: .misuse, message: "cannot read '\(file.path)'")
     }
     resolver.record(file)
-    return try load(String(decoding: data, as: UTF8.self), chunkName: relativePath)
+    return try vm.load(bytes: data, chunkName: relativePath, environment: environment)
   }
 
   /// The files read by ``loadFile(_:)`` and `require` since the sandbox was made or
@@ -149,7 +171,10 @@ extension LuaVM {
     }
     // NB: Lua/lunar/sandbox.lua, embedded at build time (Plugins/EmbedLua).
     let prelude = try load(EmbeddedLua.lunarSandbox.source, chunkName: EmbeddedLua.lunarSandbox.name)
-    let factory = try call(prelude, returning: LuaFunction.self)
+    let status = lunar_push_sandbox_kit(state)
+    guard status == LUA_OK else { throw takeError(status: status, from: state) }
+    let kit = LuaTable(LuaRef(vm: self, id: try popReference(), type: .table))
+    let factory = try call(prelude, kit, returning: LuaFunction.self)
     sandboxFactory = try retainedCopy(of: factory.reference.id)
     return factory
   }

@@ -47,9 +47,8 @@ final class ModuleResolver {
       guard let file = contained(candidate, in: root) else { continue }
       guard let data = FileManager.default.contents(atPath: file.path) else { continue }
       record(file)
-      let source = String(decoding: data, as: UTF8.self)
       do {
-        return .values(try vm.load(source, chunkName: candidate, environment: environment), file.path)
+        return .values(try vm.load(bytes: data, chunkName: candidate, environment: environment), file.path)
       } catch {
         return .values(LuaValue.nil, error.message)
       }

@@ -1,5 +1,6 @@
 import CLua
 import CLuaShim
+import Foundation
 
 extension LuaVM {
   /// Compiles a text chunk; errors name `chunkName` (`counter.lua:12: …`).
@@ -12,12 +13,33 @@ extension LuaVM {
   /// - Parameter environment: the chunk's `_ENV`; `nil` keeps the VM's globals (trusted code).
   /// - Throws: ``LuaError`` of kind ``LuaError/Kind/syntax``. Binary chunks are always refused.
   public func load(_ source: String, chunkName: String, environment: LuaTable? = nil) throws(LuaError) -> LuaFunction {
-    let L = state
     var source = source
-    let status = source.withUTF8 { text in
-      ("=" + chunkName).withCString { name in
-        text.withMemoryRebound(to: CChar.self) { lunar_load(L, $0.baseAddress, $0.count, name) }
-      }
+    let result: Result<LuaFunction, LuaError> = source.withUTF8 { text in
+      Result { () throws(LuaError) in try load(UnsafeRawBufferPointer(text), chunkName: chunkName, environment: environment) }
+    }
+    return try result.get()
+  }
+
+  /// Compiles a text chunk given as bytes, as Lua reads a file: a string literal keeps its bytes
+  /// whatever they are (`"caf\xE9"` in Latin-1 is four bytes long), where ``load(_:chunkName:environment:)``
+  /// takes Swift text.
+  ///
+  /// ```swift
+  /// let chunk = try vm.load(bytes: try Data(contentsOf: file), chunkName: "feature.lua")
+  /// ```
+  ///
+  /// - Throws: ``LuaError`` of kind ``LuaError/Kind/syntax``. Binary chunks are always refused.
+  public func load(bytes: some ContiguousBytes, chunkName: String, environment: LuaTable? = nil) throws(LuaError) -> LuaFunction {
+    let result: Result<LuaFunction, LuaError> = bytes.withUnsafeBytes { buffer in
+      Result { () throws(LuaError) in try load(buffer, chunkName: chunkName, environment: environment) }
+    }
+    return try result.get()
+  }
+
+  private func load(_ source: UnsafeRawBufferPointer, chunkName: String, environment: LuaTable?) throws(LuaError) -> LuaFunction {
+    let L = state
+    let status = ("=" + chunkName).withCString { name in
+      lunar_load(L, source.baseAddress?.assumingMemoryBound(to: CChar.self), source.count, name)
     }
     guard status == LUA_OK else { throw takeError(status: status, from: L) }
     if let environment {

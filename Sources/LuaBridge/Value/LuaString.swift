@@ -58,6 +58,27 @@ public struct LuaString: Sendable, Hashable, Comparable {
     String(decoding: bytes, as: UTF8.self)
   }
 
+  /// The text with every byte that is not valid UTF-8 written as Lua's decimal escape, `\ddd`:
+  /// what the sandbox's `print` hands the host (``LuaVM/printHandler`` takes text). Valid text is
+  /// unchanged, so a backslash followed by three digits is ambiguous; use ``bytes`` to tell.
+  ///
+  /// ```swift
+  /// LuaString(bytes: [0x63, 0x61, 0x66, 0xE9]).printableText   // "caf\233"
+  /// ```
+  public var printableText: String {
+    guard firstInvalidUTF8Offset != nil else { return lossyString }
+    return bytes.withUnsafeBufferPointer { all in
+      var text = ""
+      var rest = all[...]
+      while let bad = UTF8Check.firstInvalidOffset(UnsafeBufferPointer(rebasing: rest)) {
+        text += String(decoding: UnsafeBufferPointer(rebasing: rest.prefix(bad)), as: UTF8.self)
+        text += "\\" + String(rest[rest.startIndex + bad])
+        rest = rest.dropFirst(bad + 1)
+      }
+      return text + String(decoding: UnsafeBufferPointer(rebasing: rest), as: UTF8.self)
+    }
+  }
+
   /// The number of bytes (what Lua's `#` returns).
   public var count: Int { bytes.count }
 

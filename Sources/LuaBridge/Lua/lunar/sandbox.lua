@@ -1,9 +1,12 @@
 -- The trusted Lua code that builds sandbox environments. It runs once per VM with the VM's real
--- globals and returns `make_env`; everything a sandbox can reach is decided here.
+-- globals and the sandbox kit (C functions: the sandbox's setmetatable, collectgarbage, load and
+-- print, which read as stock Lua's in errors), and returns `make_env`; everything a sandbox can
+-- reach is decided here.
+local kit = ...
 local G = _G
-local real_load, real_setmetatable, real_collectgarbage = load, setmetatable, collectgarbage
-local rawget, type, error, select, pairs, tostring = rawget, type, error, select, pairs, tostring
-local format, concat = string.format, table.concat
+local real_setmetatable = setmetatable
+local type, error, select, pairs = type, error, select, pairs
+local format = string.format
 
 -- The string metatable is shared by every string of the VM: hide it, so no sandbox can change
 -- how strings behave for the others. Methods keep working ("x"):upper().
@@ -24,55 +27,59 @@ local function copy(t)
   return c
 end
 
--- make_env(find, print, random, randomseed, ...library names) -> env, reset_modules
-return function(find, host_print, random, randomseed, ...)
+-- What common pure-Lua libraries read when they load, and nothing that reaches files, processes
+-- or the environment: they load unmodified.
+local function add_shims(env, host_print, now)
+  env.package = { config = "/\n;\n?\n!\n-\n", path = "./?.lua;./?/init.lua", cpath = "" }
+  env.io = {}
+  env.io.write = kit.bind_write(host_print, env.io)
+  local start = now()
+  env.os = {
+    getenv = function() return nil end,
+    time = function(t)
+      if t ~= nil then error("os.time: only os.time() is offered in the sandbox (no dates)", 2) end
+      return G.math.floor(now())
+    end,
+    clock = function() return now() - start end,
+  }
+end
+
+-- make_env(find, print, random, randomseed, now or nil, ...library names) -> env, reset_modules
+-- `now` (seconds since 1970, from the host's clock) is given when the host offers the shims.
+return function(find, host_print, random, randomseed, now, ...)
   local env = {}
   for _, name in G.ipairs(base) do env[name] = G[name] end
   env._VERSION = G._VERSION
   env._G = env
 
-  -- Finalizers run at moments no script controls, so they would break determinism.
-  env.setmetatable = function(t, mt)
-    if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
-      error("setmetatable: __gc metamethods are not allowed in the sandbox", 2)
-    end
-    return real_setmetatable(t, mt)
-  end
+  -- Finalizers run at moments no script controls, so setmetatable refuses __gc; collectgarbage
+  -- only counts. load is text only: binary chunks can crash a VM.
+  env.setmetatable = kit.setmetatable
+  env.collectgarbage = kit.collectgarbage
+  env.load = kit.bind_load(env)
+  env.print = kit.bind_print(host_print)
 
-  env.collectgarbage = function(option)
-    if option == "count" then return real_collectgarbage("count") end
-    error(format("collectgarbage: only 'count' is allowed in the sandbox (got %s)",
-      option == nil and "no option" or "'" .. tostring(option) .. "'"), 2)
-  end
-
-  -- Text only: binary chunks can crash a VM. Without an explicit env, the sandbox's own.
-  -- luacheck: push ignore 212/mode (the caller's mode is replaced by "t")
-  env.load = function(chunk, chunkname, mode, ...)
-    if select("#", ...) > 0 then return real_load(chunk, chunkname, "t", (...)) end
-    return real_load(chunk, chunkname, "t", env)
-  end
-  -- luacheck: pop
-
-  env.print = function(...)
-    local parts = {}
-    for i = 1, select("#", ...) do parts[i] = tostring((select(i, ...))) end
-    host_print(concat(parts, "\t"))
-  end
-
+  local standard = {} -- require "string" returns the sandbox's string library, as stock Lua's does
   for i = 1, select("#", ...) do
     local name = select(i, ...)
     env[name] = copy(libraries[name])
+    standard[name] = env[name]
   end
   if env.math then
     env.math.random = random
     env.math.randomseed = randomseed
   end
 
+  if now then add_shims(env, host_print, now) end
+
   local loaded, loading = {}, {}
+  local guard_metatable = { __close = kit.unmark }
   env.require = function(name)
     if type(name) ~= "string" then
       error(format("bad argument #1 to 'require' (string expected, got %s)", type(name)), 2)
     end
+    local library = standard[name]
+    if library then return library end
     local key = (name:gsub("/", "."))  -- 'views/row' and 'views.row' are one module
     local value = loaded[key]
     if value ~= nil then return value end
@@ -83,7 +90,7 @@ return function(find, host_print, random, randomseed, ...)
     if not chunk then error(origin, 2) end
     loading[key] = true
     -- luacheck: ignore 211/guard (a to-be-closed variable: its use is being closed)
-    local guard <close> = real_setmetatable({}, { __close = function() loading[key] = nil end })
+    local guard <close> = real_setmetatable({ loading, key }, guard_metatable)
     value = chunk(name, origin)
     if value == nil then value = true end
     loaded[key] = value

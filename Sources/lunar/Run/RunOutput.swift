@@ -57,48 +57,33 @@ final class JSONRunOutput: RunOutput {
     self.showsView = showsView
   }
 
-  /// Writes `object` as one line, with the plugin's name when there is one.
-  func emit(_ object: [String: Any]) {
-    var object = object
-    if let plugin { object["plugin"] = plugin }
-    do {
-      print(try JSONText.line(object))
-    } catch {
-      if let line = JSONText.errorLine(without: object, error) {
-        print(line)
-      } else {
-        // NB: a value JSON cannot hold (text that is not UTF-8, NaN) is an error of its own; the
-        //     feature did nothing wrong, and the run goes on.
-        hostErrors += 1
-        print(JSONText.errorLine(kind: "output", message: JSONText.unwritable(object, error)))
-      }
-    }
+  /// Writes `event` as one line, with the plugin's name when there is one.
+  func emit(_ event: HostEvent) {
+    let (line, complete) = event.encoded(plugin: plugin)
+    // NB: a value JSON cannot hold (text that is not UTF-8, NaN) is an error of its own; the
+    //     feature did nothing wrong, and the run goes on.
+    if !complete { hostErrors += 1 }
+    print(line)
     flushStandardOutput()
   }
 
   func ready(feature: String, state: LuaState, view: String?) {
-    var event: [String: Any] = ["event": "ready", "feature": feature, "state": state.value]
-    if let view { event["view"] = view }
-    emit(event)
+    emit(.ready(feature: feature, state: state.value, view: view))
   }
 
   func action(_ action: LuaValue, source: String) {
-    emit(["event": "action", "source": source, "action": action])
+    emit(.action(action, source: source))
   }
 
   var needsStateBefore: Bool { false }
 
   func state(before: LuaState?, after: LuaState, changes: [LuaStateChange]?, view: String?) {
-    var event: [String: Any] = ["event": "state"]
     if let changes, !fullState {
-      event["changed"] = !changes.isEmpty
-      event["patch"] = LuaValue.array(changes.map(Self.patchEntry))
+      emit(.state(changed: !changes.isEmpty, content: .patch(.array(changes.map(Self.patchEntry))), view: view))
     } else {
-      event["changed"] = changes.map { !$0.isEmpty } ?? before.map { $0 != after } ?? true
-      event["state"] = after.value
+      let changed = changes.map { !$0.isEmpty } ?? before.map { $0 != after } ?? true
+      emit(.state(changed: changed, content: .whole(after.value), view: view))
     }
-    if let view { event["view"] = view }
-    emit(event)
   }
 
   /// One change as the `patch` of a state event: `{"op":"set","path":["todos",3],"value":…}` or
@@ -109,39 +94,41 @@ final class JSONRunOutput: RunOutput {
   }
 
   func effect(_ status: String, for action: LuaValue, running: Int) {
-    emit(["event": "effect", "status": status, "action": action[LuaString("type")], "running": running])
+    emit(.effect(status: status, type: action[LuaString("type")], running: running))
   }
 
   func error(_ error: LuaFeatureError) {
-    emit([
-      "event": "error", "kind": error.kind.rawValue, "feature": error.feature, "message": error.message,
-      "file": error.file ?? NSNull(), "line": error.line ?? NSNull(), "action": error.action ?? .nil,
-      "traceback": error.traceback ?? NSNull(),
-    ])
+    emit(.featureError(HostEvent.FeatureFailure(error)))
   }
 
   func inputError(_ message: String, line: String) {
-    emit([
-      "event": "error", "kind": "input", "message": JSONText.shortened(message, limit: 1000),
-      "input": JSONText.shortened(line), "file": NSNull(), "line": NSNull(),
-    ])
+    emit(.inputError(message: JSONText.shortened(message, limit: 1000), input: JSONText.shortened(line)))
   }
 
   func hostError(kind: String, message: String) {
     hostErrors += 1
-    emit(["event": "error", "kind": kind, "message": message, "file": NSNull(), "line": NSNull()])
+    emit(.hostError(kind: kind, message: message))
   }
 
   func warning(_ message: String) {
-    emit(["event": "warning", "message": message])
+    emit(.warning(message))
   }
 
   func note(_ text: String) {
-    emit(["event": "note", "message": text])
+    emit(.note(text))
   }
 
   func printed(_ text: String) {
-    emit(["event": "print", "text": text])
+    emit(.printed(text))
+  }
+}
+
+extension HostEvent.FeatureFailure {
+  /// `error` as error and reload events write it.
+  init(_ error: LuaFeatureError) {
+    self.init(
+      kind: error.kind.rawValue, feature: error.feature, message: error.message, file: error.file, line: error.line,
+      action: error.action, traceback: error.traceback)
   }
 }
 

@@ -154,23 +154,9 @@ public final class LuaFeature {
   ///
   /// - Throws: ``LuaFeatureError`` when `view` fails or returns something other than a string.
   public func render(_ state: LuaState) throws(LuaFeatureError) -> String? {
-    try render(state, resident: nil)
-  }
-
-  /// The feature's view of `state` as ``render(_:)`` gives it, read from the table `reducer`'s last
-  /// action left in the VM when `state` is that one, instead of pushing `state` into Lua again.
-  public func render(_ state: LuaState, from reducer: LuaReducer) throws(LuaFeatureError) -> String? {
-    try render(state, resident: reducer.instance.residentIfCurrent(for: state))
-  }
-
-  private func render(_ state: LuaState, resident: LuaTable?) throws(LuaFeatureError) -> String? {
     guard let view else { return nil }
     do {
-      let text = if let resident {
-        try host.vm.call(view, resident, returning: String?.self)
-      } else {
-        try host.vm.call(view, state.value, returning: String?.self)
-      }
+      let text = try host.vm.call(view, state.value, returning: String?.self)
       guard let text else {
         throw LuaFeatureError(kind: .reducer, feature: name, message: "view(state) must return a string")
       }

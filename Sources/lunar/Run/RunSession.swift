@@ -260,7 +260,7 @@ final class RunSession {
 
   private func render(_ state: LuaState) -> String? {
     do {
-      return try feature.render(state, from: luaReducer)
+      return try feature.render(state)
     } catch {
       failed(error)
       return nil

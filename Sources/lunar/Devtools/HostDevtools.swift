@@ -72,7 +72,7 @@ final class PluginDevtools: DevtoolsHost {
 
   func dispatch(_ text: String) throws {
     let action = try ActionParser(vm: plugin.luaHost.vm).parse(text)
-    if let problem = plugin.feature.problem(with: action) { throw DevtoolsRefusal(message: problem) }
+    if let problem = TypedActionCheck.refusal(of: action, by: plugin.feature) { throw DevtoolsRefusal(message: problem) }
     dispatching = true
     defer { dispatching = false }
     plugin.send(action)

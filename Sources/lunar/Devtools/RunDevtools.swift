@@ -46,7 +46,7 @@ final class RunDevtools: DevtoolsHost, SessionInspector {
     let action = try session.parser.parse(text)
     // NB: as typed at the prompt: an action JSON cannot hold, or one the feature does not declare,
     //     is refused, here with its reason.
-    if let problem = session.feature.problem(with: action) {
+    if let problem = TypedActionCheck.refusal(of: action, by: session.feature) {
       throw DevtoolsRefusal(message: problem)
     }
     _ = session.send(action, source: "devtools")

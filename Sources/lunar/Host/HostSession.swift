@@ -105,7 +105,7 @@ final class HostSession {
     parsers[plugin.name] = parser
     do {
       let action = try parser.parse(text)
-      if let problem = plugin.feature.problem(with: action) { return inputError(problem, line: line) }
+      if let problem = TypedActionCheck.refusal(of: action, by: plugin.feature) { return inputError(problem, line: line) }
       plugin.send(action)
     } catch {
       inputError(error.description, line: line)

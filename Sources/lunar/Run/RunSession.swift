@@ -268,46 +268,37 @@ final class RunSession {
   }
 
   private func command(_ text: String) -> Bool {
-    switch text.split(separator: " ").first.map(String.init) ?? text {
-    case ":q", ":quit", ":exit":
+    guard let command = PromptCommand(typed: text, servedBy: .run) else {
+      errors += 1
+      output.inputError("unknown command \(text) (try :help)", line: text)
+      return keepGoing || StandardInput.isTerminal
+    }
+    switch command {
+    case .quit:
       quitRequested = true
       return false
-    case ":state":
+    case .state:
       output.note(String(customDumping: store.state))
-    case ":view":
+    case .view:
       output.note(render(store.state) ?? "(this feature has no view)")
-    case ":history":
+    case .history:
       let first = sentCount - history.count + 1
       var lines = history.enumerated().map { "\(first + $0.offset). \($0.element)" }
       if first > 1 { lines.insert("(\(first - 1) earlier action(s) forgotten: --history keeps \(historyLimit))", at: 0) }
       output.note(history.isEmpty ? "(no actions yet)" : lines.joined(separator: "\n"))
-    case ":deps":
+    case .deps:
       let hosts = host.dependencies.names.map { name -> (String, String) in
         if case .async = host.dependencies.functions[name] { return (name, "deps.\(name)  (async: only inside fx.run)") }
         return (name, "deps.\(name)")
       }
       let clients = feature.clientNames.map { ($0, "deps.\($0)  (a client written in Lua)") }
       output.note((hosts + clients).sorted { $0.0 < $1.0 }.map(\.1).joined(separator: "\n"))
-    case ":help":
-      output.note(Self.help)
-    default:
-      errors += 1
-      output.inputError("unknown command \(text) (try :help)", line: text)
-      return keepGoing || StandardInput.isTerminal
+    case .help:
+      output.note(PromptCommand.help(for: .run))
+    case .wait, .plugins, .use, .load, .reload, .unload:
+      // NB: `:wait` awaits, so `serve` runs it before the line gets here; the rest are `lunar host`'s.
+      break
     }
     return true
   }
-
-  static let help = """
-    Type an action and press return:
-      increment                          a bare type
-      add title=milk count=2 done=true   a type and fields, read as Lua literals (note="two words", tags={ "a" })
-      { type = "add", tags = { "a" } }   a Lua table literal
-      {"type": "add", "tags": ["a"]}     a JSON object (its first key quoted, then a colon)
-    Commands:
-      :state     the whole state          :view      the feature's view
-      :history   the actions sent         :deps      the dependencies it can use
-      :help      this text                :quit      leave at once, cancelling running effects (or ctrl-D)
-      :wait      wait for running effects (at most --timeout seconds), then go on
-    """
 }

@@ -179,7 +179,11 @@ struct Run: AsyncParsableCommand {
   private func serveDevtools(_ session: RunSession, feature: String, tap: DevtoolsDependencyTap?) async throws -> DevtoolsServer? {
     guard let port = devtools.port else { return nil }
     let hub = DevtoolsHub(feature: feature, name: session.feature.name, seed: random.seed, historyLimit: devtools.history)
-    session.devtools = RunDevtools(session: session, hub: hub, tap: tap)
+    // NB: the session inspects, and the tap reports dependency calls, only while a page looks.
+    session.devtools = DevtoolsBinding(subject: session, hub: hub, onObserve: { [weak session] binding, hub in
+      session?.inspector = hub == nil ? nil : binding
+      tap?.watch(hub)
+    })
     do {
       let server = try await DevtoolsServer.start(hub: hub, port: UInt16(port))
       printError(Terminal.standardError.dim("devtools: \(server.url)"))

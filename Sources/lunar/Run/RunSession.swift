@@ -40,7 +40,7 @@ final class RunSession {
   /// The devtools page, while one is connected; `nil` otherwise, so that an unwatched run pays nothing.
   var inspector: (any SessionInspector)?
   /// The devtools page's glue, kept for as long as the session (`--devtools`).
-  var devtools: AnyObject?
+  var devtools: DevtoolsBinding?
   /// The action types the scripts of a version compare against (see `accepts`), for that version.
   var knownTypesCache: (feature: LuaFeature, types: Set<String>)?
   /// The state "resume from here" puts the store back in, taken by the next reduce.

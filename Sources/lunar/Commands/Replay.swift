@@ -73,7 +73,7 @@ struct Replay: AsyncParsableCommand {
     //     user's files, and are never written there.
     host.shared.reset(fileStorage: .inMemory())
     let feature = try host.load(location)
-    let output: RunOutput = format.json ? JSONRunOutput() : QuietRunOutput()
+    let output: SessionOutput = format.json ? JSONSessionOutput() : QuietSessionOutput()
     let issues = RunIssueReporter(output: output)
     IssueReporters.current = [issues]
     let session = try RunSession(
@@ -103,7 +103,7 @@ struct Replay: AsyncParsableCommand {
     }
     let errors = session.errors
     if recording.version >= 2, errors != recording.errors {
-      let shown = (output as? QuietRunOutput)?.errors.joined(separator: "\n") ?? ""
+      let shown = (output as? QuietSessionOutput)?.errors.joined(separator: "\n") ?? ""
       return try report(
         ReplayDivergence(
           message: "the recording shows \(recording.errors) error(s), the replay \(errors)\(shown.isEmpty ? "" : ":\n" + shown)"),
@@ -118,9 +118,9 @@ struct Replay: AsyncParsableCommand {
   }
 
   @MainActor
-  private func report(_ divergence: ReplayDivergence, _ output: RunOutput) throws {
+  private func report(_ divergence: ReplayDivergence, _ output: SessionOutput) throws {
     let text = "replay diverged\(divergence.message.hasPrefix("at ") ? " " : ": ")\(divergence.message)"
-    if let json = output as? JSONRunOutput {
+    if let json = output as? JSONSessionOutput {
       json.emit(.divergence(message: text, step: divergence.step))
     } else {
       print(text)

@@ -118,7 +118,7 @@ struct Run: AsyncParsableCommand {
     }
     let recorder = try record.map { try Recorder(path: $0) }
     let scripted = format.json || !StandardInput.isTerminal
-    let output: RunOutput = scripted ? JSONRunOutput(fullState: fullState, showsView: view) : TextRunOutput()
+    let output: SessionOutput = scripted ? JSONSessionOutput(fullState: fullState, showsView: view) : TextSessionOutput()
     // NB: what the core reports (a shared file renamed aside or not readable) is part of the run.
     let issues = RunIssueReporter(output: output)
     IssueReporters.current = [issues]

@@ -41,13 +41,13 @@ protocol ReloadReporting {
   func reload(milliseconds: Double, files: [String], error: LuaFeatureError?)
 }
 
-extension JSONRunOutput: ReloadReporting {
+extension JSONSessionOutput: ReloadReporting {
   func reload(milliseconds: Double, files: [String], error: LuaFeatureError?) {
     emit(.reload(milliseconds: milliseconds, files: files, failure: error.map(HostEvent.FeatureFailure.init)))
   }
 }
 
-extension TextRunOutput: ReloadReporting {
+extension TextSessionOutput: ReloadReporting {
   func reload(milliseconds: Double, files: [String], error: LuaFeatureError?) {
     let changed = files.isEmpty ? "" : " " + files.joined(separator: ", ")
     if let error {

@@ -16,7 +16,7 @@ final class RunSession {
   let luaReducer: LuaReducer
   /// Reloads the feature when its files change (`--watch`).
   var reloader: HotReloader?
-  let output: RunOutput
+  let output: SessionOutput
   let parser: ActionParser
   let keepGoing: Bool
   let recorder: Recorder?
@@ -59,7 +59,7 @@ final class RunSession {
   /// - Parameter initialState: The state to start from (a replay's recorded one); the feature's
   ///   own when `nil`.
   init(
-    host: LuaFeatureHost, feature: LuaFeature, output: RunOutput, keepGoing: Bool, recorder: Recorder?,
+    host: LuaFeatureHost, feature: LuaFeature, output: SessionOutput, keepGoing: Bool, recorder: Recorder?,
     historyLimit: Int = 1000, issues: RunIssueReporter? = nil, initialState: LuaState? = nil
   ) throws {
     self.historyLimit = historyLimit

@@ -5,11 +5,11 @@ import LunarHostSupport
 import LunarPlugins
 
 /// How `lunar host` shows what happens to its plugins: their lifecycle, their list, and (through
-/// a ``RunOutput`` per plugin) their actions, states, effects and errors.
+/// a ``SessionOutput`` per plugin) their actions, states, effects and errors.
 @MainActor
 protocol HostOutput: AnyObject {
   /// The output of one plugin's events.
-  func output(for plugin: String) -> RunOutput
+  func output(for plugin: String) -> SessionOutput
   func loaded(_ plugin: Plugin, view: String?)
   func reloaded(_ plugin: Plugin)
   func unloaded(_ name: String)
@@ -18,7 +18,7 @@ protocol HostOutput: AnyObject {
   func inputError(_ message: String, line: String)
   func note(_ text: String)
   /// The output of issues that belong to no plugin.
-  var hostOutput: RunOutput { get }
+  var hostOutput: SessionOutput { get }
   /// How many errors of the host itself its outputs showed: events that could not be written,
   /// files that could not be read (for the exit status).
   var errorsShown: Int { get }
@@ -60,18 +60,18 @@ enum PluginSummary {
 /// One JSON object per line; each plugin's events carry `"plugin"`.
 @MainActor
 final class JSONHostOutput: HostOutput {
-  let hostOutput: RunOutput = JSONRunOutput()
-  private var outputs: [String: JSONRunOutput] = [:]
+  let hostOutput: SessionOutput = JSONSessionOutput()
+  private var outputs: [String: JSONSessionOutput] = [:]
 
-  func output(for plugin: String) -> RunOutput {
+  func output(for plugin: String) -> SessionOutput {
     if let output = outputs[plugin] { return output }
-    let output = JSONRunOutput(plugin: plugin)
+    let output = JSONSessionOutput(plugin: plugin)
     outputs[plugin] = output
     return output
   }
 
   private func emit(_ plugin: String, _ event: HostEvent) {
-    (output(for: plugin) as! JSONRunOutput).emit(event)
+    (output(for: plugin) as! JSONSessionOutput).emit(event)
   }
 
   func loaded(_ plugin: Plugin, view: String?) {
@@ -93,7 +93,7 @@ final class JSONHostOutput: HostOutput {
   }
 
   func list(_ plugins: [Plugin]) {
-    (hostOutput as! JSONRunOutput).emit(.plugins(plugins.map { ($0.name, PluginSummary.figures($0)) }))
+    (hostOutput as! JSONSessionOutput).emit(.plugins(plugins.map { ($0.name, PluginSummary.figures($0)) }))
   }
 
   func inputError(_ message: String, line: String) {
@@ -112,13 +112,13 @@ final class JSONHostOutput: HostOutput {
 /// Text for a person at the shell.
 @MainActor
 final class TextHostOutput: HostOutput {
-  let hostOutput: RunOutput = TextRunOutput()
-  private var outputs: [String: TextRunOutput] = [:]
+  let hostOutput: SessionOutput = TextSessionOutput()
+  private var outputs: [String: TextSessionOutput] = [:]
   let terminal = Terminal.standardOutput
 
-  func output(for plugin: String) -> RunOutput {
+  func output(for plugin: String) -> SessionOutput {
     if let output = outputs[plugin] { return output }
-    let output = TextRunOutput(plugin: plugin)
+    let output = TextSessionOutput(plugin: plugin)
     outputs[plugin] = output
     return output
   }

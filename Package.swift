@@ -324,7 +324,7 @@ let package = Package(
     .testTarget(
       name: "LunarCLITests",
       dependencies: ["lunar", "lunar-embed", "lunar-bench", "lunar-workload", "TestSupport"],
-      exclude: ["Hostile", "Fixtures", "PTY"]
+      exclude: ["Hostile", "Fixtures", "PTY", "Snapshots"]
     ),
   ],
   swiftLanguageModes: [.v6]

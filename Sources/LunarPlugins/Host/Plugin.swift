@@ -39,6 +39,9 @@ public final class Plugin {
   let gate: GrantGate
   /// Where its storage document and shared files are kept, and their quota.
   let data: LuaFeatureData
+  /// The script the user runs as their own feature (``PluginHost/load(feature:data:)``), or `nil`
+  /// for a plugin folder: a reload loads that script again, with no manifest read.
+  let ownFeature: FeatureLocation?
   /// Every reducer made for it, weakly: a reload swaps them all to the new version.
   private var cores: [WeakCore] = []
   /// Every session made for it, weakly: unloading cancels their effects.
@@ -50,9 +53,10 @@ public final class Plugin {
 
   init(
     manifest: PluginManifest, grants: PluginGrants, luaHost: LuaFeatureHost, feature: LuaFeature, gate: GrantGate,
-    meter: PluginMeter, data: LuaFeatureData
+    meter: PluginMeter, data: LuaFeatureData, ownFeature: FeatureLocation? = nil
   ) {
     self.data = data
+    self.ownFeature = ownFeature
     self.manifest = manifest
     self.grants = grants
     self.luaHost = luaHost

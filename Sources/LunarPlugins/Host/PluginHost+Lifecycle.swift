@@ -47,6 +47,12 @@ extension PluginHost {
     guard let plugin = plugins[name] else {
       throw PluginError(.notLoaded, plugin: name, folder: URL(fileURLWithPath: name), message: "no plugin named \(name) is loaded")
     }
+    if let ownFeature = plugin.ownFeature {
+      let offered = offered(to: plugin.manifest, data: plugin.data)
+      let feature = try loadFeature(plugin.manifest, in: plugin.luaHost, from: ownFeature)
+      try swap(plugin, to: feature, manifest: plugin.manifest, grants: ownFeatureGrants(offered: offered, data: plugin.data))
+      return plugin
+    }
     let manifest = try PluginManifest.read(folder: plugin.folder, in: plugin.luaHost)
     guard manifest.name == name else {
       throw PluginError(
@@ -56,14 +62,22 @@ extension PluginHost {
     }
     let grants = try decideGrants(for: manifest, offered: offered(to: manifest, data: plugin.data))
     let feature = try loadFeature(manifest, in: plugin.luaHost)
+    try swap(plugin, to: feature, manifest: manifest, grants: grants)
+    return plugin
+  }
+
+  /// Makes `plugin` serve `feature` (see ``Plugin/swap(to:manifest:grants:)``); a failing `migrate`
+  /// is thrown as a ``PluginError`` of kind `.feature`.
+  private func swap(
+    _ plugin: Plugin, to feature: LuaFeature, manifest: PluginManifest, grants: PluginGrants
+  ) throws(PluginError) {
     do throws(LuaFeatureError) {
       try plugin.swap(to: feature, manifest: manifest, grants: grants)
     } catch {
       throw PluginError(
-        .feature, plugin: name, folder: plugin.folder, message: error.message, file: error.file, line: error.line,
-        featureError: error)
+        .feature, plugin: plugin.name, folder: plugin.folder, message: error.message, file: error.file,
+        line: error.line, featureError: error)
     }
-    return plugin
   }
 
   /// Waits until every task has ended, or `timeout` passes; returns whether they all ended.

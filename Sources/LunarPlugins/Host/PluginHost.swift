@@ -151,26 +151,44 @@ public final class PluginHost {
   }
 
   private func makePlugin(_ folder: URL) throws(PluginError) -> Plugin {
-    let fallbackName = folder.lastPathComponent
-    let luaHost: LuaFeatureHost
-    do {
-      luaHost = try LuaFeatureHost(limits: limits, dependencies: .builtIn, randomSeed: randomSeed)
-    } catch {
-      throw PluginError(.feature, plugin: fallbackName, folder: folder, message: error.message, featureError: error)
-    }
+    let luaHost = try makeLuaHost(for: folder)
     let manifest = try PluginManifest.read(folder: folder, in: luaHost)
-    if let loaded = plugins[manifest.name] {
-      throw PluginError(
-        .name, plugin: manifest.name, folder: folder,
-        message: """
-          \(folder.path) declares the name \(manifest.name), but a plugin of that name is already loaded, from \
-          \(loaded.folder.path); it was not loaded (plugins need names of their own: rename one of them; \
-          their data is kept apart either way)
-          """)
-    }
+    try checkNameIsFree(manifest)
     let data = makeData(for: manifest)
     let offered = offered(to: manifest, data: data)
     let grants = try decideGrants(for: manifest, offered: offered)
+    return try assemble(manifest, grants: grants, offered: offered, data: data, luaHost: luaHost, ownFeature: nil)
+  }
+
+  /// A VM of its own for the plugin in `folder`, under the host's limits until its grants are decided.
+  func makeLuaHost(for folder: URL) throws(PluginError) -> LuaFeatureHost {
+    do {
+      return try LuaFeatureHost(limits: limits, dependencies: .builtIn, randomSeed: randomSeed)
+    } catch {
+      let name = folder.lastPathComponent
+      throw PluginError(.feature, plugin: name, folder: folder, message: error.message, featureError: error)
+    }
+  }
+
+  /// Throws when a plugin of `manifest`'s name is already loaded.
+  func checkNameIsFree(_ manifest: PluginManifest) throws(PluginError) {
+    guard let loaded = plugins[manifest.name] else { return }
+    throw PluginError(
+      .name, plugin: manifest.name, folder: manifest.folder,
+      message: """
+        \(manifest.folder.path) declares the name \(manifest.name), but a plugin of that name is already loaded, from \
+        \(loaded.folder.path); it was not loaded (plugins need names of their own: rename one of them; \
+        their data is kept apart either way)
+        """)
+  }
+
+  /// The plugin of `manifest`, in `luaHost`: its grants guarding what it was offered, its shared
+  /// values in its data folder, its events sent to ``onEvent``, its feature loaded (from
+  /// `ownFeature` when the user runs their own feature, from the manifest's entry otherwise).
+  func assemble(
+    _ manifest: PluginManifest, grants: PluginGrants, offered: LuaDependencies, data: LuaFeatureData,
+    luaHost: LuaFeatureHost, ownFeature: FeatureLocation?
+  ) throws(PluginError) -> Plugin {
     data.quota.limit = grants.dataLimit
     let gate = GrantGate(manifest: manifest, granted: grants, policy: policy)
     luaHost.vm.limits = grants.limits
@@ -189,10 +207,10 @@ public final class PluginHost {
     luaHost.vm.printHandler = { [weak self] text in
       MainActor.assumeIsolated { self?.onEvent(.printed(plugin: name, text: text)) }
     }
-    let feature = try loadFeature(manifest, in: luaHost)
+    let feature = try loadFeature(manifest, in: luaHost, from: ownFeature)
     return Plugin(
       manifest: manifest, grants: grants, luaHost: luaHost, feature: feature, gate: gate, meter: meter,
-      data: data)
+      data: data, ownFeature: ownFeature)
   }
 
   /// What the app offers the plugin of `manifest`, and `storage` in its data folder unless the
@@ -231,11 +249,15 @@ public final class PluginHost {
     return policy.decide(manifest, PluginGrants(capabilities: manifest.capabilities, limits: limits, dataLimit: dataLimit))
   }
 
-  func loadFeature(_ manifest: PluginManifest, in luaHost: LuaFeatureHost) throws(PluginError) -> LuaFeature {
+  /// Loads the feature of `manifest` in `luaHost`: the script at `ownFeature` when given, the
+  /// manifest's entry otherwise.
+  func loadFeature(
+    _ manifest: PluginManifest, in luaHost: LuaFeatureHost, from ownFeature: FeatureLocation? = nil
+  ) throws(PluginError) -> LuaFeature {
     do {
       let location: FeatureLocation
       do {
-        location = try FeatureLocation(resolving: manifest.entry.path)
+        location = try ownFeature ?? FeatureLocation(resolving: manifest.entry.path)
       } catch {
         throw PluginError(.feature, plugin: manifest.name, folder: manifest.folder, message: "\(error)")
       }

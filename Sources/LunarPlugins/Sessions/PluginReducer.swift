@@ -20,11 +20,18 @@ public struct PluginReducer: Reducer, Sendable {
   public func reduce(into state: inout LuaState, action: LuaValue) -> Effect<LuaValue> {
     let core = self.core
     let meter = core.meter
-    guard !meter.isUnloaded else {
+    if let meter, meter.isUnloaded {
       meter.refuse()
       return .none
     }
+    // NB: the state "resume from here" puts the session back in is taken instead of reducing.
+    if let replacement = core.replacement {
+      core.replacement = nil
+      state = replacement
+      return .none
+    }
     guard let observer = core.observer else {
+      guard let meter else { return core.lua.reduce(into: &state, action: action) }
       let start = PluginMeter.now()
       let effect = core.lua.reduce(into: &state, action: action)
       meter.record(PluginMeter.now() &- start)
@@ -33,17 +40,20 @@ public struct PluginReducer: Reducer, Sendable {
     // NB: a watched session writes each action as JSON (events, recordings): one JSON cannot hold,
     //     sent by the app itself (the input lines, devtools and effects are refused at their gate),
     //     is refused here, before anything sees it. Unwatched, nothing writes it, and it costs nothing.
-    if let problem = MainActor.assumeIsolated({ core.lua.feature.unwritable(action) }) {
-      meter.refuse()
-      core.refused?(problem)
+    if let refused = core.refused, let problem = MainActor.assumeIsolated({ core.lua.feature.unwritable(action) }) {
+      meter?.refuse()
+      refused(problem)
       return .none
     }
     core.willReduce?(action)
-    let before = state
-    let start = PluginMeter.now()
+    // NB: keeping the state before costs the size of what the action changes: the reducer then
+    //     writes into a shared state, copying each array and table on the way to its writes.
+    let before = core.keepsStateBefore ? state : nil
+    let start = meter == nil ? 0 : PluginMeter.now()
     let effect = core.lua.reduce(into: &state, action: action)
-    meter.record(PluginMeter.now() &- start)
+    meter?.record(PluginMeter.now() &- start)
     observer(action, before, state)
+    core.didReturn?(effect)
     return effect
   }
 }
@@ -56,14 +66,22 @@ public struct PluginReducer: Reducer, Sendable {
 final class PluginReducerCore: @unchecked Sendable {
   // NB: `@unchecked Sendable`: used on the main actor only, like the Lua reducer it wraps.
   let lua: LuaReducer
-  let meter: PluginMeter
+  /// The plugin's meter; `nil` for a session of no plugin (``PluginSession/init(reducer:initialState:)``).
+  let meter: PluginMeter?
   /// Called before and after each action, when a session watches (see ``PluginSession/onAction``).
   var willReduce: ((_ action: LuaValue) -> Void)?
-  var observer: ((_ action: LuaValue, _ before: LuaState, _ after: LuaState) -> Void)?
-  /// Told why an action sent to a watched session was refused (JSON cannot hold it).
+  var observer: ((_ action: LuaValue, _ before: LuaState?, _ after: LuaState) -> Void)?
+  /// Called with the effect each watched action returned, before it starts.
+  var didReturn: ((_ effect: Effect<LuaValue>) -> Void)?
+  /// Whether ``observer`` is given the state before the action (see ``PluginSession/keepsStateBefore``).
+  var keepsStateBefore = true
+  /// The state the next action puts the store in instead of being reduced (``PluginSession/resume(_:)``).
+  var replacement: LuaState?
+  /// Told why an action sent to a watched session was refused (JSON cannot hold it); without it,
+  /// such actions are reduced.
   var refused: ((_ problem: String) -> Void)?
 
-  init(lua: LuaReducer, meter: PluginMeter) {
+  init(lua: LuaReducer, meter: PluginMeter?) {
     self.lua = lua
     self.meter = meter
   }

@@ -39,11 +39,32 @@ public final class PluginSession {
     didSet { observe() }
   }
 
-  /// Called after each action the store reduced, with where it came from and the state before and
-  /// after: for consoles, logs and recorders.
-  public var onReduce: (@MainActor (_ action: LuaValue, _ source: Source, _ before: LuaState, _ after: LuaState) -> Void)? {
+  /// Called after each action the store reduced, with where it came from and the state before
+  /// (when ``keepsStateBefore``) and after: for consoles, logs and recorders.
+  public var onReduce: (@MainActor (_ action: LuaValue, _ source: Source, _ before: LuaState?, _ after: LuaState) -> Void)? {
     didSet { observe() }
   }
+
+  /// Called with the effect each action returned, before it starts, while ``onAction`` or
+  /// ``onReduce`` watch: for tools that show where it was created (`Effect/firstOrigin`).
+  public var onReturn: (@MainActor (_ effect: Effect<LuaValue>) -> Void)? {
+    didSet { observe() }
+  }
+
+  /// Whether ``onReduce`` gets the state before each action (`true` by default).
+  ///
+  /// > Important: Keeping it costs the size of what the action changes: the reducer then writes
+  /// > into a state that is shared, and copies each array and table on the way to its writes (a
+  /// > whole list of 100,000 rows to toggle one). Keep it only to show a diff; ``lastChanges``
+  /// > says what changed for the cost of the change.
+  public var keepsStateBefore: Bool {
+    get { core.keepsStateBefore }
+    set { core.keepsStateBefore = newValue }
+  }
+
+  /// What the last action reduced changed, as the reducer reports it (for events carrying
+  /// changes rather than states).
+  public var lastChanges: [LuaStateChange] { core.lua.lastChanges }
   /// The source of the action being reduced.
   private var currentSource: Source = .effect
 
@@ -57,6 +78,12 @@ public final class PluginSession {
     self.store = Store(initialState: initialState) { PluginReducer(core: core) }
   }
 
+  /// A session of `reducer` that no plugin holds (`lunar run`'s, `lunar replay`'s): nothing
+  /// meters it, unloads it or swaps its reducer but its own reloads, and it reduces actions JSON
+  /// cannot hold (its output reports them).
+  package convenience init(reducer: LuaReducer, name: String, initialState: LuaState) {
+    self.init(plugin: name, core: PluginReducerCore(lua: reducer, meter: nil), initialState: initialState)
+  }
   /// The current state.
   public var state: LuaState { store.state }
 
@@ -70,6 +97,15 @@ public final class PluginSession {
     sendingFromCaller = false
     if task.hasEffects { track(task, for: action) }
     return task
+  }
+
+  /// Puts the store back in `state` (a devtools' "resume from here"), without reducing any action
+  /// nor telling ``onAction`` or ``onReduce``; running effects go on.
+  public func resume(_ state: LuaState) {
+    core.replacement = state
+    // NB: the action is never reduced: the reducer takes the replacement instead.
+    store.send(.nil)
+    core.replacement = nil
   }
 
   /// Effects of this session running now.
@@ -99,6 +135,7 @@ public final class PluginSession {
     guard onReduce != nil || onAction != nil else {
       core.willReduce = nil
       core.observer = nil
+      core.didReturn = nil
       return
     }
     core.willReduce = { [weak self] action in
@@ -115,6 +152,9 @@ public final class PluginSession {
         guard let self else { return }
         self.onReduce?(action, self.currentSource, before, after)
       }
+    }
+    core.didReturn = onReturn.map { onReturn in
+      { effect in MainActor.assumeIsolated { onReturn(effect) } }
     }
   }
 }

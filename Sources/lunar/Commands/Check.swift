@@ -22,8 +22,7 @@ struct Check: AsyncParsableCommand {
   @Argument(help: "Feature scripts or folders.")
   var paths: [String] = []
 
-  @Flag(help: "Write one JSON object per feature.")
-  var json = false
+  @OptionGroup var format: JSONOption
 
   @OptionGroup(title: "Output")
   var colors: ColorOptions
@@ -36,12 +35,11 @@ struct Check: AsyncParsableCommand {
     for location in locations {
       let report = FeatureCheck.check(location)
       problems += report.problems.count
-      if json {
-        print(JSONText.encode([
-          "event": "check", "feature": report.name ?? NSNull(), "path": FeatureFiles.display(location.script),
-          "plugin": report.manifest.map(Self.plugin) ?? NSNull(), "ok": report.problems.isEmpty,
-          "problems": report.problems.map { ["message": $0.message, "file": $0.file ?? NSNull(), "line": $0.line ?? NSNull()] as [String: Any] },
-        ]))
+      if format.json {
+        print(HostEvent.check(
+          feature: report.name, path: FeatureFiles.display(location.script), plugin: report.manifest.map(Self.plugin),
+          problems: report.problems.map { HostEvent.Problem(message: $0.message, file: $0.file, line: $0.line) }
+        ).encoded().line)
       } else if report.problems.isEmpty {
         let plugin = report.manifest.map { "  plugin \($0.name) \($0.version), asks for \($0.capabilities)" } ?? ""
         print("\(terminal.green("✔")) \(FeatureFiles.display(location.script))  \(terminal.dim((report.name ?? "") + plugin))")
@@ -56,7 +54,10 @@ struct Check: AsyncParsableCommand {
   }
 
   /// A plugin's manifest in a `check` event.
-  static func plugin(_ manifest: PluginManifest) -> [String: Any] {
-    ["name": manifest.name, "version": manifest.version, "api": manifest.api, "capabilities": manifest.capabilities.luaValue]
+  static func plugin(_ manifest: PluginManifest) -> LuaValue {
+    [
+      "name": .text(manifest.name), "version": .text(manifest.version), "api": .integer(Int64(manifest.api)),
+      "capabilities": manifest.capabilities.luaValue,
+    ]
   }
 }

@@ -31,8 +31,8 @@ struct HostCommand: AsyncParsableCommand {
         {"command": "unload", "plugin": "counter"}   {"command": "load", "path": "plugins/dogs"}
       and every event is one JSON object per line, naming its plugin:
         {"event":"loaded","plugin":"dogs","version":"1.2.0","requested":…,"granted":…,"state":…}
-        {"event":"action","plugin":"dogs",…} {"event":"state","plugin":"dogs",…} \
-      {"event":"effect",…} {"event":"error",…}
+        {"event":"action","plugin":"dogs",…} {"event":"state","plugin":"dogs",…}
+        {"event":"effect",…} {"event":"error",…}
         {"event":"failed","plugin":"x","kind":"api","message":…,"file":"plugin.lua","line":4}
         {"event":"reloaded",…} {"event":"unloaded",…} {"event":"plugins","plugins":[…]}
       The host keeps serving after any error; at the end of input it waits for running effects \
@@ -52,11 +52,9 @@ struct HostCommand: AsyncParsableCommand {
   @Argument(help: "A folder of plugin folders.")
   var folder: String = "examples"
 
-  @Flag(help: "Read and write JSON lines (the default when input is not a terminal).")
-  var json = false
+  @OptionGroup var format: JSONOption
 
-  @Flag(help: "Load, unload and reload plugins as their folders are added, removed and changed.")
-  var watch = false
+  @OptionGroup var watching: WatchOption
 
   @Option(
     name: .customLong("deny"),
@@ -65,14 +63,11 @@ struct HostCommand: AsyncParsableCommand {
       valueName: "[plugin:]capability"))
   var denied: [String] = []
 
-  @Option(help: "Dependencies: offline (recorded answers in each plugin's fixtures/http), record or live.")
-  var deps: DependencyMode = .offline
+  @OptionGroup var dependencies: DependencyOption
 
-  @Option(help: "Seconds to wait for running effects at the end of input.")
-  var timeout: Double = 5
+  @OptionGroup var waiting: TimeoutOption
 
-  @Option(help: "Seed of math.random.")
-  var seed: UInt64 = 0
+  @OptionGroup var random: SeedOption
 
   @OptionGroup(title: "Data")
   var data: DataLimitOptions
@@ -87,7 +82,6 @@ struct HostCommand: AsyncParsableCommand {
   var colors: ColorOptions
 
   func validate() throws {
-    try EffectTimeout.validate(timeout)
     for entry in denied {
       let parts = entry.split(separator: ":", omittingEmptySubsequences: false)
       guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty }) else {
@@ -117,12 +111,12 @@ struct HostCommand: AsyncParsableCommand {
 
   @MainActor
   func run() async throws {
-    let scripted = json || !StandardInput.isTerminal
+    let scripted = format.json || !StandardInput.isTerminal
     let output: HostOutput = scripted ? JSONHostOutput() : TextHostOutput()
     let issues = RunIssueReporter(output: output.hostOutput)
     IssueReporters.current = [issues]
-    let mode = deps
-    let host = PluginHost(policy: policy, limits: limits.limits, randomSeed: seed) { manifest in
+    let mode = dependencies.deps
+    let host = PluginHost(policy: policy, limits: limits.limits, randomSeed: random.seed) { manifest in
       var dependencies = HostDependencies.dependencies(mode: mode, root: manifest.folder)
       // NB: a plugin's data is its own, whatever `$LUNAR_STORAGE` says for `lunar run`: the host
       //     offers `storage` in the plugin's data folder, within its quota.
@@ -137,7 +131,7 @@ struct HostCommand: AsyncParsableCommand {
     // NB: opened before the plugins load, so that all they print goes above the line being typed.
     let prompt = scripted ? nil : Prompt.start(prompt: "> ", historyFile: PromptHistory.file(for: root))
     session.start()
-    if watch { session.watch = host.watch(root) }
+    if watching.watch { session.watch = host.watch(root) }
     if !scripted {
       output.list(host.all)
       output.note("type an action for the plugin in use, :use NAME to switch, :help for commands")
@@ -151,8 +145,8 @@ struct HostCommand: AsyncParsableCommand {
     }
     // NB: a person leaving (:quit, ctrl-D) does not wait for effects: they end with the process.
     if !left {
-      let stillRunning = await session.settle(timeout: .seconds(timeout))
-      if stillRunning > 0 { output.note("\(stillRunning) effect(s) still running after \(timeout)s; stopping") }
+      let stillRunning = await session.settle(timeout: .seconds(waiting.timeout))
+      if stillRunning > 0 { output.note("\(stillRunning) effect(s) still running after \(waiting.timeout)s; stopping") }
     }
     session.watch?.cancel()
     prompt?.close()
@@ -188,7 +182,7 @@ struct HostCommand: AsyncParsableCommand {
   @MainActor
   private func serveDevtools(_ session: HostSession) async throws -> DevtoolsServer? {
     guard let port = devtools.port else { return nil }
-    let pages = HostDevtools(historyLimit: devtools.history, seed: seed)
+    let pages = HostDevtools(historyLimit: devtools.history, seed: random.seed)
     pages.current = { [weak session] in session?.current }
     session.devtools = pages
     do {

@@ -18,8 +18,7 @@ struct List: AsyncParsableCommand {
   @Argument(help: "Feature scripts or folders (default: the feature folders under examples/).")
   var paths: [String] = []
 
-  @Flag(help: "Write one JSON object per feature.")
-  var json = false
+  @OptionGroup var format: JSONOption
 
   @OptionGroup(title: "Output")
   var colors: ColorOptions
@@ -32,11 +31,11 @@ struct List: AsyncParsableCommand {
       let report = FeatureCheck.check(location)
       problems += report.problems.count
       let path = FeatureFiles.display(location.script)
-      if json {
-        print(JSONText.encode([
-          "event": "feature", "name": report.name ?? NSNull(), "path": path,
-          "actions": report.actions, "dependencies": report.dependencies, "ok": report.problems.isEmpty,
-        ]))
+      if format.json {
+        print(HostEvent.feature(
+          name: report.name, path: path, actions: report.actions, dependencies: report.dependencies,
+          ok: report.problems.isEmpty
+        ).encoded().line)
         continue
       }
       print("\(terminal.bold(report.name ?? "(does not load)"))  \(terminal.dim(path))")

@@ -11,7 +11,7 @@ struct New: ParsableCommand {
       The new feature counts, and its test passes at once:
         lunar new timer && lunar test timer && lunar run timer
 
-      NAME/.luarc.json points lua-language-server at definitions of the Lua API, written to
+      NAME/.luarc.json points lua-language-server at definitions of the Lua API, written to \
       NAME/.lunar/types/: open the folder in an editor for completion and documentation.
       """
   )

@@ -11,6 +11,7 @@ import LunarHostSupport
 struct Replay: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Replay a session recorded with `lunar run --record FILE`, or write it as a test.",
+    usage: "lunar replay [<options>] <file>",
     discussion: """
       Runs the feature again from the recorded starting state (shared values included), sends the \
       recorded actions, answers every dependency call with the recorded result, and checks that \
@@ -35,8 +36,7 @@ struct Replay: AsyncParsableCommand {
   @Argument(help: "A recording written by lunar run --record.")
   var file: String
 
-  @Flag(help: "Write JSON events, one per line.")
-  var json = false
+  @OptionGroup var format: JSONOption
 
   @Flag(help: "Write the session as a *_test.lua instead of replaying it.")
   var asTest = false
@@ -49,8 +49,7 @@ struct Replay: AsyncParsableCommand {
   @Flag(help: "Let --as-test replace a file that exists.")
   var force = false
 
-  @Option(help: "Seconds to wait for effects to send the actions recorded before each input action.")
-  var timeout: Double = 5
+  @OptionGroup var waiting: TimeoutOption
 
   @OptionGroup(title: "Limits")
   var limits: HostLimitOptions
@@ -59,7 +58,6 @@ struct Replay: AsyncParsableCommand {
   var colors: ColorOptions
 
   func validate() throws {
-    try EffectTimeout.validate(timeout)
     if testFile != nil, !asTest { throw ValidationError("--output goes with --as-test") }
   }
 
@@ -75,7 +73,7 @@ struct Replay: AsyncParsableCommand {
     //     user's files, and are never written there.
     host.shared.reset(fileStorage: .inMemory())
     let feature = try host.load(location)
-    let output: RunOutput = json ? JSONRunOutput() : QuietRunOutput()
+    let output: SessionOutput = format.json ? JSONSessionOutput() : QuietSessionOutput()
     let issues = RunIssueReporter(output: output)
     IssueReporters.current = [issues]
     let session = try RunSession(
@@ -91,21 +89,21 @@ struct Replay: AsyncParsableCommand {
       progress.update(index + 1)
       // NB: Waiting only as long as the recording did keeps the recorded interleaving: an input
       //     action that came before an effect's answer in the recording comes before it here too.
-      await session.waitForEffectActions(input.effectActionsBefore, timeout: .seconds(timeout))
+      await session.waitForEffectActions(input.effectActionsBefore, timeout: .seconds(waiting.timeout))
       if let divergence = check.divergence {
         progress.finish()
         return try report(divergence, output)
       }
       _ = session.send(input.action)
     }
-    await session.waitForEffectActions(recording.effectActions, timeout: .seconds(timeout))
+    await session.waitForEffectActions(recording.effectActions, timeout: .seconds(waiting.timeout))
     progress.finish()
-    if let divergence = check.divergence ?? check.missing(overdrawn: queue.overdrawn, timeout: timeout) {
+    if let divergence = check.divergence ?? check.missing(overdrawn: queue.overdrawn, timeout: waiting.timeout) {
       return try report(divergence, output)
     }
     let errors = session.errors
     if recording.version >= 2, errors != recording.errors {
-      let shown = (output as? QuietRunOutput)?.errors.joined(separator: "\n") ?? ""
+      let shown = (output as? QuietSessionOutput)?.errors.joined(separator: "\n") ?? ""
       return try report(
         ReplayDivergence(
           message: "the recording shows \(recording.errors) error(s), the replay \(errors)\(shown.isEmpty ? "" : ":\n" + shown)"),
@@ -115,15 +113,15 @@ struct Replay: AsyncParsableCommand {
     let typed = recording.steps.count - fromEffects
     let summary = "replayed \(typed) action\(typed == 1 ? "" : "s")"
       + (fromEffects > 0 ? " and \(fromEffects) from effects" : "") + ": same states"
-    if json { output.note(summary) } else { print(summary) }
+    if format.json { output.note(summary) } else { print(summary) }
     if recording.version < 2, session.hadErrors { throw ExitCode(1) }
   }
 
   @MainActor
-  private func report(_ divergence: ReplayDivergence, _ output: RunOutput) throws {
+  private func report(_ divergence: ReplayDivergence, _ output: SessionOutput) throws {
     let text = "replay diverged\(divergence.message.hasPrefix("at ") ? " " : ": ")\(divergence.message)"
-    if let json = output as? JSONRunOutput {
-      json.emit(["event": "divergence", "message": text, "step": divergence.step ?? NSNull()])
+    if let json = output as? JSONSessionOutput {
+      json.emit(.divergence(message: text, step: divergence.step))
     } else {
       print(text)
     }

@@ -38,9 +38,14 @@ struct Run: AsyncParsableCommand {
         {"event":"ready","state":…} {"event":"action",…} {"event":"effect",…}
         {"event":"state","changed":true,"patch":[{"op":"set","path":["count"],"value":1}]}
         {"event":"error","message":…,"file":…,"line":…} {"event":"warning","message":…}
-      The ready event carries the whole state, and each state event what changed, in order:       "set" puts value at path (keys from the root; array positions count from 1, and       count + 1 appends), "remove" removes the key at path. --full-state puts the whole state in       each state event instead; --view adds the feature's view when it changed.
+      The ready event carries the whole state, and each state event what changed, in order: \
+      "set" puts value at path (keys from the root; array positions count from 1, and count + 1 \
+      appends), "remove" removes the key at path. --full-state puts the whole state in each state \
+      event instead; --view adds the feature's view when it changed.
+
       At the end of input, lunar waits for running effects (at most --timeout seconds) and exits \
-      0, or 1 if an error occurred; a :quit line leaves at once, cancelling them. Without --keep-going it stops at the first error. A value \
+      0, or 1 if an error occurred; a :quit line leaves at once, cancelling them. Without \
+      --keep-going it stops at the first error. A value \
       JSON cannot hold (NaN, text that is not UTF-8) is an error event of kind "output", and the \
       run goes on.
 
@@ -62,14 +67,11 @@ struct Run: AsyncParsableCommand {
   @Argument(help: "A feature script, or a folder with feature.lua or main.lua.")
   var path: String
 
-  @Flag(help: "Write JSON events, one per line (the default when input is not a terminal).")
-  var json = false
+  @OptionGroup var format: JSONOption
 
-  @Option(help: "Dependencies: offline (recorded answers in the feature's fixtures/http), record (real requests, answers recorded) or live (real requests).")
-  var deps: DependencyMode = .offline
+  @OptionGroup var dependencies: DependencyOption
 
-  @Option(help: "Seconds to wait for running effects at the end of input.")
-  var timeout: Double = 5
+  @OptionGroup var waiting: TimeoutOption
 
   @Flag(help: "In JSON events, carry the whole state after each action instead of what changed.")
   var fullState = false
@@ -80,14 +82,12 @@ struct Run: AsyncParsableCommand {
   @Flag(help: "Go on after an error (input, reducer or effect) instead of stopping.")
   var keepGoing = false
 
-  @Option(help: "Record the session (actions, dependency results, states) as JSON lines in this file.")
+  @Option(help: ArgumentHelp("Record the session (actions, dependency results, states) as JSON lines in this file.", valueName: "file"))
   var record: String?
 
-  @Option(help: "Seed of math.random.")
-  var seed: UInt64 = 0
+  @OptionGroup var random: SeedOption
 
-  @Flag(help: "Reload the feature, keeping its state, when its script or a module it requires changes.")
-  var watch = false
+  @OptionGroup var watching: WatchOption
 
   @Option(help: ArgumentHelp("Input actions :history keeps (the oldest are forgotten first).", valueName: "count"))
   var history = 1000
@@ -105,7 +105,6 @@ struct Run: AsyncParsableCommand {
   var colors: ColorOptions
 
   func validate() throws {
-    try EffectTimeout.validate(timeout)
     guard history >= 0 else { throw ValidationError("--history must be 0 or more, got \(history)") }
   }
 
@@ -118,8 +117,8 @@ struct Run: AsyncParsableCommand {
       throw ValidationError("\(error)")
     }
     let recorder = try record.map { try Recorder(path: $0) }
-    let scripted = json || !StandardInput.isTerminal
-    let output: RunOutput = scripted ? JSONRunOutput(fullState: fullState, showsView: view) : TextRunOutput()
+    let scripted = format.json || !StandardInput.isTerminal
+    let output: SessionOutput = scripted ? JSONSessionOutput(fullState: fullState, showsView: view) : TextSessionOutput()
     // NB: what the core reports (a shared file renamed aside or not readable) is part of the run.
     let issues = RunIssueReporter(output: output)
     IssueReporters.current = [issues]
@@ -127,12 +126,12 @@ struct Run: AsyncParsableCommand {
     //     within one quota, as a plugin's do.
     let featureData = HostDependencies.data(for: location.root, limit: data.bytes)
     HostDependencies.noteEarlierData(of: location.root, now: featureData)
-    var dependencies = HostDependencies.dependencies(mode: deps, root: location.root, data: featureData)
+    var dependencies = HostDependencies.dependencies(mode: self.dependencies.deps, root: location.root, data: featureData)
     if let recorder { dependencies = recorder.recording(dependencies) }
     let tap = devtools.enabled ? DevtoolsDependencyTap() : nil
     if let tap { dependencies = tap.tapping(dependencies) }
 
-    let host = try LuaFeatureHost(limits: limits.limits, dependencies: dependencies, randomSeed: seed)
+    let host = try LuaFeatureHost(limits: limits.limits, dependencies: dependencies, randomSeed: random.seed)
     host.shared.folder = featureData.sharedFolder
     host.shared.quota = featureData.quota
     let feature: LuaFeature
@@ -141,7 +140,7 @@ struct Run: AsyncParsableCommand {
     } catch {
       output.error(error.pointingAtScript(location))
       // NB: with --watch, a feature broken at start is one being written: wait for it.
-      guard watch, let fixed = await BrokenFeatureWait.load(location, host: host, output: output) else { throw ExitCode(1) }
+      guard watching.watch, let fixed = await BrokenFeatureWait.load(location, host: host, output: output) else { throw ExitCode(1) }
       feature = fixed
     }
     let session = try RunSession(
@@ -149,13 +148,13 @@ struct Run: AsyncParsableCommand {
       issues: issues
     )
     recorder?.begin(
-      feature: location.script.path, seed: seed, clients: Recorder.clients(of: feature), state: session.store.state,
+      feature: location.script.path, seed: random.seed, clients: Recorder.clients(of: feature), state: session.store.state,
       storage: Recorder.storageContents(at: HostDependencies.storageFile(of: featureData))
     )
     // NB: opened before anything is printed, so that all output goes above the line being typed.
     let prompt = scripted ? nil : Prompt.start(prompt: "> ", historyFile: PromptHistory.file(for: location.root))
     session.start()
-    if watch { session.startWatching() }
+    if watching.watch { session.startWatching() }
     let server: DevtoolsServer?
     do {
       server = try await serveDevtools(session, feature: location.script.path, tap: tap)
@@ -166,10 +165,10 @@ struct Run: AsyncParsableCommand {
     defer { if let server { Task { await server.stop() } } }
     let stillRunning: Int
     if let prompt {
-      stillRunning = await session.serve(prompt.lines, scripted: false, printsPrompt: false, timeout: timeout)
+      stillRunning = await session.serve(prompt.lines, scripted: false, printsPrompt: false, timeout: waiting.timeout)
       prompt.close()
     } else {
-      stillRunning = await session.serve(StandardInput.lines(), scripted: scripted, printsPrompt: !scripted, timeout: timeout)
+      stillRunning = await session.serve(StandardInput.lines(), scripted: scripted, printsPrompt: !scripted, timeout: waiting.timeout)
     }
     recorder?.end(running: stillRunning)
     if session.hadErrors { throw ExitCode(1) }
@@ -179,8 +178,12 @@ struct Run: AsyncParsableCommand {
   @MainActor
   private func serveDevtools(_ session: RunSession, feature: String, tap: DevtoolsDependencyTap?) async throws -> DevtoolsServer? {
     guard let port = devtools.port else { return nil }
-    let hub = DevtoolsHub(feature: feature, name: session.feature.name, seed: seed, historyLimit: devtools.history)
-    session.devtools = RunDevtools(session: session, hub: hub, tap: tap)
+    let hub = DevtoolsHub(feature: feature, name: session.feature.name, seed: random.seed, historyLimit: devtools.history)
+    // NB: the session inspects, and the tap reports dependency calls, only while a page looks.
+    session.devtools = DevtoolsBinding(subject: session, hub: hub, onObserve: { [weak session] binding, hub in
+      session?.inspector = hub == nil ? nil : binding
+      tap?.watch(hub)
+    })
     do {
       let server = try await DevtoolsServer.start(hub: hub, port: UInt16(port))
       printError(Terminal.standardError.dim("devtools: \(server.url)"))

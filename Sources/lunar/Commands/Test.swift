@@ -7,6 +7,7 @@ import LunarHostSupport
 struct Test: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Run the Lua tests (*_test.lua) of features.",
+    usage: "lunar test [<options>] [<paths> ...]",
     discussion: """
       Finds every *_test.lua under the given paths (default: examples/ when the current folder has \
       one, else the current folder) and \
@@ -30,14 +31,12 @@ struct Test: AsyncParsableCommand {
   @Argument(help: "Test files, or folders searched for *_test.lua.")
   var paths: [String] = []
 
-  @Option(help: "Run only the tests whose name contains this text.")
+  @Option(help: ArgumentHelp("Run only the tests whose name contains this text.", valueName: "text"))
   var filter: String?
 
-  @Flag(help: "Write one JSON object per test instead of text.")
-  var json = false
+  @OptionGroup var format: JSONOption
 
-  @Option(help: "Dependencies: offline (recorded answers in the feature's fixtures/http), record or live.")
-  var deps: DependencyMode = .offline
+  @OptionGroup var dependencies: DependencyOption
 
   @OptionGroup(title: "Limits")
   var limits: HostLimitOptions
@@ -57,14 +56,14 @@ struct Test: AsyncParsableCommand {
     var failed = 0
     for file in files {
       let runner = LuaTestRunner(
-        dependencies: HostDependencies.dependencies(mode: deps, root: file.deletingLastPathComponent()),
+        dependencies: HostDependencies.dependencies(mode: dependencies.deps, root: file.deletingLastPathComponent()),
         limits: limits.limits
       )
       let results = await runner.run(file: file, filter: filter)
-      if !json, !results.isEmpty { print(terminal.bold(TestFiles.display(file))) }
+      if !format.json, !results.isEmpty { print(terminal.bold(TestFiles.display(file))) }
       for result in results {
         if result.passed { passed += 1 } else { failed += 1 }
-        if json {
+        if format.json {
           print(TestReport.json(result))
         } else {
           print(TestReport.line(result, terminal: terminal))
@@ -76,8 +75,8 @@ struct Test: AsyncParsableCommand {
       throw ExitCode(1)
     }
     let summary = "\(passed) passed, \(failed) failed"
-    if json {
-      print(#"{"event":"summary","passed":\#(passed),"failed":\#(failed)}"#)
+    if format.json {
+      print(HostEvent.summary(passed: passed, failed: failed).encoded().line)
     } else {
       print(failed == 0 ? terminal.green(summary) : terminal.red(summary))
     }
@@ -141,15 +140,10 @@ enum TestReport {
   }
 
   static func json(_ result: LuaTestResult) -> String {
-    let object: [String: Any] = [
-      "event": "test",
-      "name": result.name,
-      "file": result.file,
-      "declaredAt": result.declaredAt,
-      "passed": result.passed,
-      "milliseconds": Double(result.duration.components.seconds) * 1000 + Double(result.duration.components.attoseconds) / 1e15,
-      "failures": result.failures.map { ["message": $0.message, "location": $0.location ?? NSNull()] as [String: Any] },
-    ]
-    return JSONText.encode(object)
+    HostEvent.test(
+      name: result.name, file: result.file, declaredAt: result.declaredAt,
+      milliseconds: Double(result.duration.components.seconds) * 1000 + Double(result.duration.components.attoseconds) / 1e15,
+      failures: result.failures.map { ($0.message, $0.location) }
+    ).encoded().line
   }
 }

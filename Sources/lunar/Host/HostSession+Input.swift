@@ -33,7 +33,7 @@ extension HostSession {
     case let .string(string):
       send(string.description, to: plugin, line: line)
     case let action where action["type"].stringValue != nil:
-      if let problem = plugin.feature.problem(with: action) {
+      if let problem = TypedActionCheck.refusal(of: action, by: plugin.feature) {
         inputError(problem, line: line)
       } else {
         plugin.send(action)
@@ -50,37 +50,53 @@ extension HostSession {
     return names.isEmpty ? "none" : names.joined(separator: ", ")
   }
 
+  /// Runs a command of a JSON line (`{"command": "reload", "plugin": "dogs"}`); returns `false`
+  /// when the session should end.
+  func run(_ name: String, plugin: String?, path: String?, line: String) async -> Bool {
+    guard let command = PromptCommand(named: name, argument: plugin, path: path, servedBy: .host) else {
+      inputError("unknown command \(name) (commands: list, wait, use, state, view, load, unload, reload, quit)", line: line)
+      return true
+    }
+    return await run(command, line: line)
+  }
+
   /// Runs a command of either mode; returns `false` when the session should end.
-  func run(_ command: String, plugin: String?, path: String?, line: String) async -> Bool {
+  func run(_ command: PromptCommand, line: String) async -> Bool {
     switch command {
-    case "quit":
+    case .quit:
       return false
-    case "list", "plugins":
+    case .help:
+      output.note(PromptCommand.help(for: .host))
+    case .plugins:
       output.list(host.all)
-    case "wait":
+    case .wait:
       let running = await settle(timeout: .seconds(5))
       if running > 0 { output.note("\(running) effect(s) still running after 5s") }
-    case "unload":
+    case let .unload(plugin):
       guard let name = plugin ?? current, host[name] != nil else { return missing(plugin, line: line) }
       await host.unload(name)
-    case "reload":
+    case let .reload(plugin):
       guard let name = plugin ?? current, host[name] != nil else { return missing(plugin, line: line) }
       _ = try? host.reload(name)
-    case "load":
+    case let .load(path):
       guard let path else {
         inputError("load needs a plugin folder: {\"command\": \"load\", \"path\": \"plugins/dogs\"}", line: line)
         return true
       }
       _ = try? host.load(URL(fileURLWithPath: path))
-    case "use":
+    case let .use(plugin):
       guard let name = plugin, host[name] != nil else { return missing(plugin, line: line) }
       current = name
       if !scripted { output.note("using \(name)") }
-    case "state", "view":
+    case let .state(plugin):
       guard let name = plugin ?? current, let loaded = host[name] else { return missing(plugin, line: line) }
-      output.note(command == "view" ? loaded.render() ?? "(\(name) has no view)" : "\(loaded.state)")
-    default:
-      inputError("unknown command \(command) (commands: list, wait, use, state, view, load, unload, reload, quit)", line: line)
+      output.note("\(loaded.state)")
+    case let .view(plugin):
+      guard let name = plugin ?? current, let loaded = host[name] else { return missing(plugin, line: line) }
+      output.note(loaded.render() ?? "(\(name) has no view)")
+    case .history, .deps:
+      // NB: `lunar run`'s: `PromptCommand` never gives them to a host.
+      break
     }
     return true
   }
@@ -94,28 +110,11 @@ extension HostSession {
   /// A shell command: `:plugins`, `:use dogs`, `:state`, `:view`, `:wait`, `:reload [NAME]`,
   /// `:unload [NAME]`, `:load PATH`, `:help`, `:quit`.
   func command(_ text: String) async -> Bool {
-    let words = text.dropFirst().split(separator: " ").map(String.init)
-    guard let name = words.first else { return true }
-    let argument = words.dropFirst().first
-    switch name {
-    case "q", "quit", "exit": return false
-    case "help":
-      output.note(Self.help)
+    guard text.dropFirst().contains(where: { $0 != " " }) else { return true }
+    guard let command = PromptCommand(typed: text, servedBy: .host) else {
+      inputError("unknown command \(text) (try :help)", line: text)
       return true
-    case "load": return await run("load", plugin: nil, path: argument, line: text)
-    default: return await run(name, plugin: argument, path: nil, line: text)
     }
+    return await run(command, line: text)
   }
-
-  static let help = """
-    Type an action for the plugin in use (increment, add title=milk, { type = "x" }), or a command:
-      :plugins           every plugin: status, version, grants, actions, time per action, memory, errors
-      :use NAME          send the next actions to NAME
-      :state, :view      the state and view of the plugin in use (or :view NAME)
-      :reload [NAME]     reload a plugin from its folder (the running version serves if that fails)
-      :unload [NAME]     unload a plugin (its effects are cancelled)
-      :load PATH         load the plugin in a folder
-      :wait              wait for running effects (at most 5 seconds)
-      :help, :quit
-    """
 }

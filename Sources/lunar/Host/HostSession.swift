@@ -49,7 +49,7 @@ final class HostSession {
     case let .reloaded(plugin):
       parsers[plugin.name] = nil
       output.reloaded(plugin)
-      devtools?.glue(for: plugin).reloaded()
+      devtools?.glue(for: plugin).reloaded(files: [], error: nil)
     case let .unloaded(name):
       parsers[name] = nil
       output.unloaded(name)
@@ -73,15 +73,20 @@ final class HostSession {
     let inspector = devtools?.glue(for: plugin)
     session.onAction = { action, source in
       out.action(action, source: source == .send ? "input" : "effect")
-      inspector?.willReduce(action, source: source)
+      inspector?.willReduce(action, source: source == .send ? "input" : "effect")
     }
     session.onReduce = { [weak plugin] _, _, before, after in
-      out.state(before: before, after: after, view: before == after ? nil : plugin?.render(after))
-      inspector?.didReduce(after: after, changed: before != after)
+      let view = before == after ? nil : plugin?.render(after)
+      out.state(before: before, after: after, view: view)
+      inspector?.didReduce(state: after, view: view)
     }
     session.onEffects = { action, started, running in
       out.effect(started ? "started" : "finished", for: action, running: running)
-      inspector?.effects(of: action, started: started)
+      if started {
+        _ = inspector?.effectsStarted(by: action, origin: nil)
+      } else {
+        inspector?.effectsEndedInOrder()
+      }
     }
   }
 
@@ -105,7 +110,7 @@ final class HostSession {
     parsers[plugin.name] = parser
     do {
       let action = try parser.parse(text)
-      if let problem = plugin.feature.problem(with: action) { return inputError(problem, line: line) }
+      if let problem = TypedActionCheck.refusal(of: action, by: plugin.feature) { return inputError(problem, line: line) }
       plugin.send(action)
     } catch {
       inputError(error.description, line: line)

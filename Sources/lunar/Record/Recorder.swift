@@ -41,20 +41,20 @@ final class Recorder {
   /// Writes the first line: the feature and what it starts from.
   func begin(feature: String, seed: UInt64, clients: [String], state: LuaState, storage: LuaValue?) {
     // NB: the seed's bits as a signed integer: every UInt64 seed reads back exactly.
-    var line: [String: Any] = [
-      "kind": "session", "version": 2, "feature": feature, "seed": Int64(bitPattern: seed), "clients": clients,
-      "state": state.value,
+    var line: [String: LuaValue] = [
+      "kind": "session", "version": 2, "feature": .text(feature), "seed": .integer(Int64(bitPattern: seed)),
+      "clients": .array(clients.map { .text($0) }), "state": state.value,
     ]
     if let storage { line["storage"] = storage }
     write(line)
   }
 
   func action(_ action: LuaValue) {
-    write(["kind": "action", "t": now, "action": action])
+    write(["kind": "action", "t": .number(now), "action": action])
   }
 
   func effectAction(_ action: LuaValue) {
-    write(["kind": "effectAction", "t": now, "action": action])
+    write(["kind": "effectAction", "t": .number(now), "action": action])
   }
 
   func state(_ state: LuaState) {
@@ -62,12 +62,12 @@ final class Recorder {
   }
 
   func error(_ message: String) {
-    write(["kind": "error", "t": now, "message": message])
+    write(["kind": "error", "t": .number(now), "message": .text(message)])
   }
 
   /// Writes the last line: how many effects were still running.
   func end(running: Int) {
-    write(["kind": "end", "t": now, "running": running])
+    write(["kind": "end", "t": .number(now), "running": .integer(Int64(running))])
   }
 
   private var now: Double { Self.seconds(ContinuousClock.now - started) }
@@ -79,19 +79,19 @@ final class Recorder {
   }
 
   nonisolated func dependency(_ name: String, arguments: [LuaValue], result: RecordedResult, at instant: ContinuousClock.Instant) {
-    var line: [String: Any] = [
-      "kind": "dependency", "name": name, "arguments": LuaValue.array(arguments), "t": Self.seconds(instant - started),
+    var line: [String: LuaValue] = [
+      "kind": "dependency", "name": .text(name), "arguments": .array(arguments), "t": .number(Self.seconds(instant - started)),
     ]
     switch result {
     case let .value(value): line["result"] = value
-    case let .error(message): line["error"] = message
+    case let .error(message): line["error"] = .text(message)
     case .cancelled: line["cancelled"] = true
     }
     let text = Line(line)
     Task { @MainActor in self.append(text) }
   }
 
-  private func write(_ object: [String: Any]) {
+  private func write(_ object: [String: LuaValue]) {
     append(Line(object))
   }
 
@@ -100,7 +100,7 @@ final class Recorder {
     case text(String)
     case unwritable(String)
 
-    init(_ object: [String: Any]) {
+    init(_ object: [String: LuaValue]) {
       do {
         self = .text(try JSONText.line(object))
       } catch {
@@ -115,7 +115,9 @@ final class Recorder {
       handle.write(Data((text + "\n").utf8))
     case let .unwritable(message):
       onError?("not recorded: \(message)")
-      handle.write(Data((JSONText.encode(["kind": "unrecorded", "message": message]) + "\n").utf8))
+      // NB: the message is Swift text (valid UTF-8) and the kind fixed: this line can always be written.
+      let line = (try? JSONText.line(["kind": "unrecorded", "message": .text(message)])) ?? #"{"kind":"unrecorded"}"#
+      handle.write(Data((line + "\n").utf8))
     }
   }
 

@@ -7,7 +7,7 @@ import LuaFeatures
 enum BrokenFeatureWait {
   /// The feature at `location`, once it loads (`nil` if the watch ends first). Each failed attempt
   /// is shown as an error.
-  static func load(_ location: FeatureLocation, host: LuaFeatureHost, output: RunOutput) async -> LuaFeature? {
+  static func load(_ location: FeatureLocation, host: LuaFeatureHost, output: SessionOutput) async -> LuaFeature? {
     let files = watchedFiles(location)
     let watcher = FileWatcher(files: files)
     defer { watcher.stop() }

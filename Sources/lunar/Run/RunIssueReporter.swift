@@ -17,10 +17,10 @@ import IssueReporting
 final class RunIssueReporter: IssueReporter, Sendable {
   private let pending = LockIsolated<[(message: String, isWarning: Bool)]>([])
   // NB: touched only on the main actor.
-  nonisolated(unsafe) private weak var output: (any RunOutput)?
+  nonisolated(unsafe) private weak var output: (any SessionOutput)?
 
   @MainActor
-  init(output: any RunOutput) {
+  init(output: any SessionOutput) {
     self.output = output
   }
 

@@ -8,7 +8,7 @@ extension RunSession {
   /// declares none gets a warning when the action's type appears nowhere in its scripts, and the
   /// action is sent.
   func accepts(_ action: LuaValue, line: String) -> Bool {
-    if let problem = feature.problem(with: action) {
+    if let problem = TypedActionCheck.refusal(of: action, by: feature) {
       output.inputError(problem, line: line)
       return false
     }

@@ -26,7 +26,7 @@ extension RunSession {
         continue
       }
       // NB: `:wait` lets a script wait for running effects (a load) before its next action.
-      if line.trimmingCharacters(in: .whitespaces) == ":wait" {
+      if PromptCommand(typed: line.trimmingCharacters(in: .whitespaces), servedBy: .run) == .wait {
         let stillRunning = await settle(timeout: .seconds(timeout))
         if stillRunning > 0 { output.note("\(stillRunning) effect(s) still running after \(timeout)s") }
         if printsPrompt { Self.printPrompt() }

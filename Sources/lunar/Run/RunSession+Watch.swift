@@ -30,7 +30,7 @@ extension RunSession {
       guard let root, file.path.hasPrefix(root.path + "/") else { return file.path }
       return String(file.path.dropFirst(root.path.count + 1))
     }
-    (output as? ReloadReporting)?.reload(ok: event.succeeded, milliseconds: event.milliseconds, files: files, error: error)
+    (output as? ReloadReporting)?.reload(milliseconds: event.milliseconds, files: files, error: error)
     inspector?.reloaded(files: files, error: error)
   }
 }
@@ -38,25 +38,17 @@ extension RunSession {
 /// An output that shows hot reloads.
 @MainActor
 protocol ReloadReporting {
-  func reload(ok: Bool, milliseconds: Double, files: [String], error: LuaFeatureError?)
+  func reload(milliseconds: Double, files: [String], error: LuaFeatureError?)
 }
 
-extension JSONRunOutput: ReloadReporting {
-  func reload(ok: Bool, milliseconds: Double, files: [String], error: LuaFeatureError?) {
-    var event: [String: Any] = ["event": "reload", "ok": ok, "ms": (milliseconds * 10).rounded() / 10, "files": files]
-    if let error {
-      event["kind"] = error.kind.rawValue
-      event["message"] = error.message
-      event["file"] = error.file ?? NSNull()
-      event["line"] = error.line ?? NSNull()
-    }
-    print(JSONText.encode(event))
-    flushStandardOutput()
+extension JSONSessionOutput: ReloadReporting {
+  func reload(milliseconds: Double, files: [String], error: LuaFeatureError?) {
+    emit(.reload(milliseconds: milliseconds, files: files, failure: error.map(HostEvent.FeatureFailure.init)))
   }
 }
 
-extension TextRunOutput: ReloadReporting {
-  func reload(ok: Bool, milliseconds: Double, files: [String], error: LuaFeatureError?) {
+extension TextSessionOutput: ReloadReporting {
+  func reload(milliseconds: Double, files: [String], error: LuaFeatureError?) {
     let changed = files.isEmpty ? "" : " " + files.joined(separator: ", ")
     if let error {
       let place = error.location.map { "\($0): " } ?? ""

@@ -5,6 +5,7 @@ import Foundation
 import LuaBridge
 import LuaFeatures
 import LunarHostSupport
+import LunarPlugins
 
 /// A feature running in the host: a store fed by lines of input, showing what happens.
 @MainActor
@@ -16,13 +17,16 @@ final class RunSession {
   let luaReducer: LuaReducer
   /// Reloads the feature when its files change (`--watch`).
   var reloader: HotReloader?
-  let output: RunOutput
+  let output: SessionOutput
   let parser: ActionParser
   let keepGoing: Bool
   let recorder: Recorder?
   /// Issues the core reported, shown before the next event.
   let issues: RunIssueReporter?
-  private(set) var store: Store<LuaState, LuaValue>!
+  /// The session core `lunar host` runs each plugin's store in: it tells this session of each
+  /// action, the state after it, and the effect it returned.
+  let session: PluginSession
+  var store: Store<LuaState, LuaValue> { session.store }
   private(set) var errors = 0
   /// The latest input actions, at most `historyLimit` (`:history`): a long run stays flat.
   private(set) var history: Deque<LuaValue> = []
@@ -36,15 +40,14 @@ final class RunSession {
   private(set) var quitRequested = false
   /// How many actions effects have sent so far.
   private(set) var effectActions = 0
-  private var nextSource = "effect"
+  /// Where the input action being sent comes from: `input`, or `devtools`.
+  private var inputSource = "input"
   /// The devtools page, while one is connected; `nil` otherwise, so that an unwatched run pays nothing.
   var inspector: (any SessionInspector)?
   /// The devtools page's glue, kept for as long as the session (`--devtools`).
-  var devtools: AnyObject?
+  var devtools: DevtoolsBinding?
   /// The action types the scripts of a version compare against (see `accepts`), for that version.
   var knownTypesCache: (feature: LuaFeature, types: Set<String>)?
-  /// The state "resume from here" puts the store back in, taken by the next reduce.
-  private var replacement: LuaState?
   /// Whether the action being reduced came from input.
   private var reducingInput = false
   /// Where the effect of the input action being sent was created, while the devtools look.
@@ -59,7 +62,7 @@ final class RunSession {
   /// - Parameter initialState: The state to start from (a replay's recorded one); the feature's
   ///   own when `nil`.
   init(
-    host: LuaFeatureHost, feature: LuaFeature, output: RunOutput, keepGoing: Bool, recorder: Recorder?,
+    host: LuaFeatureHost, feature: LuaFeature, output: SessionOutput, keepGoing: Bool, recorder: Recorder?,
     historyLimit: Int = 1000, issues: RunIssueReporter? = nil, initialState: LuaState? = nil
   ) throws {
     self.historyLimit = historyLimit
@@ -71,14 +74,12 @@ final class RunSession {
     self.issues = issues
     self.parser = ActionParser(vm: host.vm)
     self.luaReducer = feature.reducer()
-    let reducer = ObservingReducer(
-      base: luaReducer,
-      willReduce: { [weak self] action in self?.willReduce(action) },
-      didReduce: { [weak self] action, before, after in self?.didReduce(action, before: before, after: after) },
-      keepsBefore: output.needsStateBefore,
-      didReturn: { [weak self] effect in self?.didReturn(effect) }
-    )
-    self.store = Store(initialState: initialState ?? feature.initialState) { reducer }
+    self.session = PluginSession(
+      reducer: luaReducer, name: feature.name, initialState: initialState ?? feature.initialState)
+    session.keepsStateBefore = output.needsStateBefore
+    session.onAction = { [weak self] action, source in self?.willReduce(action, fromInput: source == .send) }
+    session.onReduce = { [weak self] action, _, before, after in self?.didReduce(action, before: before, after: after) }
+    session.onReturn = { [weak self] effect in self?.didReturn(effect) }
     host.onError = { [weak self] error in self?.failed(error) }
     host.onWarning = { [weak output] warning in
       output?.warning((warning.location.map { "\($0): " } ?? "") + warning.message)
@@ -132,10 +133,9 @@ final class RunSession {
       if history.count == historyLimit { history.removeFirst() }
       history.append(action)
     }
-    nextSource = source
+    inputSource = source
     effectOrigin = nil
-    let task = store.send(action)
-    nextSource = "effect"
+    let task = session.send(action)
     if task.hasEffects { track(task, for: action, origin: effectOrigin) }
     effectOrigin = nil
     return errors == errorsBefore || keepGoing || StandardInput.isTerminal
@@ -165,9 +165,7 @@ final class RunSession {
   /// Puts the store back in `state` (the devtools' "resume from here"); running effects go on.
   func resume(_ state: LuaValue) {
     let before = store.state
-    replacement = LuaState(state)
-    // NB: the action is never reduced: the observing reducer takes the replacement instead.
-    store.send(.nil)
+    session.resume(LuaState(state))
     let after = store.state
     let view = render(after)
     output.note("the store was put back in an earlier state (devtools)")
@@ -217,22 +215,17 @@ final class RunSession {
     effectOrigin = effect.firstOrigin?.label
   }
 
-  private func willReduce(_ action: LuaValue) -> LuaState? {
-    if let replacement {
-      self.replacement = nil
-      return replacement
-    }
-    output.action(action, source: nextSource)
-    inspector?.willReduce(action, source: nextSource)
-    reducingInput = nextSource != "effect"
+  private func willReduce(_ action: LuaValue, fromInput: Bool) {
+    let source = fromInput ? inputSource : "effect"
+    output.action(action, source: source)
+    inspector?.willReduce(action, source: source)
+    reducingInput = fromInput
     if reducingInput {
       recorder?.action(action)
     } else {
       effectActions += 1
       recorder?.effectAction(action)
     }
-    nextSource = "effect"
-    return nil
   }
 
   private func didReduce(_ action: LuaValue, before: LuaState?, after: LuaState) {
@@ -242,7 +235,7 @@ final class RunSession {
     // NB: what changed comes from the reducer's own change report: telling it costs what changed,
     //     not the size of the state (comparing the states would not).
     // NB: after a reload, `migrate` may have rewritten the state outside of any action's changes.
-    let changes = stateRewritten ? nil : luaReducer.lastChanges
+    let changes = stateRewritten ? nil : session.lastChanges
     stateRewritten = false
     let changed = changes.map { !$0.isEmpty } ?? before.map { $0 != after } ?? true
     let view = changed && (output.showsView || inspector != nil) ? render(after) : nil
@@ -268,46 +261,37 @@ final class RunSession {
   }
 
   private func command(_ text: String) -> Bool {
-    switch text.split(separator: " ").first.map(String.init) ?? text {
-    case ":q", ":quit", ":exit":
+    guard let command = PromptCommand(typed: text, servedBy: .run) else {
+      errors += 1
+      output.inputError("unknown command \(text) (try :help)", line: text)
+      return keepGoing || StandardInput.isTerminal
+    }
+    switch command {
+    case .quit:
       quitRequested = true
       return false
-    case ":state":
+    case .state:
       output.note(String(customDumping: store.state))
-    case ":view":
+    case .view:
       output.note(render(store.state) ?? "(this feature has no view)")
-    case ":history":
+    case .history:
       let first = sentCount - history.count + 1
       var lines = history.enumerated().map { "\(first + $0.offset). \($0.element)" }
       if first > 1 { lines.insert("(\(first - 1) earlier action(s) forgotten: --history keeps \(historyLimit))", at: 0) }
       output.note(history.isEmpty ? "(no actions yet)" : lines.joined(separator: "\n"))
-    case ":deps":
+    case .deps:
       let hosts = host.dependencies.names.map { name -> (String, String) in
         if case .async = host.dependencies.functions[name] { return (name, "deps.\(name)  (async: only inside fx.run)") }
         return (name, "deps.\(name)")
       }
       let clients = feature.clientNames.map { ($0, "deps.\($0)  (a client written in Lua)") }
       output.note((hosts + clients).sorted { $0.0 < $1.0 }.map(\.1).joined(separator: "\n"))
-    case ":help":
-      output.note(Self.help)
-    default:
-      errors += 1
-      output.inputError("unknown command \(text) (try :help)", line: text)
-      return keepGoing || StandardInput.isTerminal
+    case .help:
+      output.note(PromptCommand.help(for: .run))
+    case .wait, .plugins, .use, .load, .reload, .unload:
+      // NB: `:wait` awaits, so `serve` runs it before the line gets here; the rest are `lunar host`'s.
+      break
     }
     return true
   }
-
-  static let help = """
-    Type an action and press return:
-      increment                          a bare type
-      add title=milk count=2 done=true   a type and fields, read as Lua literals (note="two words", tags={ "a" })
-      { type = "add", tags = { "a" } }   a Lua table literal
-      {"type": "add", "tags": ["a"]}     a JSON object (its first key quoted, then a colon)
-    Commands:
-      :state     the whole state          :view      the feature's view
-      :history   the actions sent         :deps      the dependencies it can use
-      :help      this text                :quit      leave at once, cancelling running effects (or ctrl-D)
-      :wait      wait for running effects (at most --timeout seconds), then go on
-    """
 }

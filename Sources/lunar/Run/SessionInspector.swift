@@ -13,8 +13,8 @@ protocol SessionInspector: AnyObject {
   func didReduce(state: LuaState, view: String?)
   func failed(_ error: LuaFeatureError)
   /// The action started effects, the first created at `origin` (`feature.lua:35`) when known;
-  /// returns a number to report their end with.
-  func effectsStarted(by action: LuaValue, origin: String?) -> Int
+  /// returns a number to report their end with (`nil` when no page looks).
+  func effectsStarted(by action: LuaValue, origin: String?) -> Int?
   func effectsEnded(_ id: Int, cancelled: Bool)
   /// The feature was reloaded (or failed to), the state kept.
   func reloaded(files: [String], error: LuaFeatureError?)

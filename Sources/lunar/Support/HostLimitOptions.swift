@@ -39,12 +39,3 @@ struct HostLimitOptions: ParsableArguments {
     )
   }
 }
-
-/// `--timeout` of the commands that wait for effects: a number of seconds a `Duration` can hold.
-enum EffectTimeout {
-  static func validate(_ seconds: Double) throws {
-    guard seconds.isFinite, seconds >= 0, seconds <= 86_400 else {
-      throw ValidationError("--timeout must be a number of seconds from 0 to 86400, got \(seconds)")
-    }
-  }
-}

@@ -5,11 +5,11 @@ import LunarHostSupport
 import LunarPlugins
 
 /// How `lunar host` shows what happens to its plugins: their lifecycle, their list, and (through
-/// a ``RunOutput`` per plugin) their actions, states, effects and errors.
+/// a ``SessionOutput`` per plugin) their actions, states, effects and errors.
 @MainActor
 protocol HostOutput: AnyObject {
   /// The output of one plugin's events.
-  func output(for plugin: String) -> RunOutput
+  func output(for plugin: String) -> SessionOutput
   func loaded(_ plugin: Plugin, view: String?)
   func reloaded(_ plugin: Plugin)
   func unloaded(_ name: String)
@@ -18,7 +18,7 @@ protocol HostOutput: AnyObject {
   func inputError(_ message: String, line: String)
   func note(_ text: String)
   /// The output of issues that belong to no plugin.
-  var hostOutput: RunOutput { get }
+  var hostOutput: SessionOutput { get }
   /// How many errors of the host itself its outputs showed: events that could not be written,
   /// files that could not be read (for the exit status).
   var errorsShown: Int { get }
@@ -27,17 +27,15 @@ protocol HostOutput: AnyObject {
 /// What a plugin is and costs, as `lunar host` shows it.
 @MainActor
 enum PluginSummary {
-  static func fields(_ plugin: Plugin) -> [String: Any] {
+  static func figures(_ plugin: Plugin) -> HostEvent.PluginFigures {
     let cost = plugin.accounting
-    var fields: [String: Any] = [
-      "status": plugin.status.rawValue, "version": plugin.manifest.version, "api": plugin.manifest.api,
-      "requested": plugin.manifest.capabilities.luaValue, "granted": plugin.grants.capabilities.luaValue,
-      "actions": cost.actions, "effects": cost.effectsRunning, "memory": cost.memoryInUse, "errors": cost.errors,
-    ]
-    if let p50 = cost.p50, let p99 = cost.p99 {
-      fields["timePerAction"] = ["p50": nanoseconds(p50), "p99": nanoseconds(p99)]
-    }
-    return fields
+    var timePerAction: (p50: Int64, p99: Int64)?
+    if let p50 = cost.p50, let p99 = cost.p99 { timePerAction = (nanoseconds(p50), nanoseconds(p99)) }
+    return HostEvent.PluginFigures(
+      status: plugin.status.rawValue, version: plugin.manifest.version, api: plugin.manifest.api,
+      requested: plugin.manifest.capabilities.luaValue, granted: plugin.grants.capabilities.luaValue,
+      actions: cost.actions, effects: cost.effectsRunning, memory: cost.memoryInUse, errors: cost.errors,
+      timePerAction: timePerAction)
   }
 
   static func nanoseconds(_ duration: Duration) -> Int64 {
@@ -62,55 +60,40 @@ enum PluginSummary {
 /// One JSON object per line; each plugin's events carry `"plugin"`.
 @MainActor
 final class JSONHostOutput: HostOutput {
-  let hostOutput: RunOutput = JSONRunOutput()
-  private var outputs: [String: JSONRunOutput] = [:]
+  let hostOutput: SessionOutput = JSONSessionOutput()
+  private var outputs: [String: JSONSessionOutput] = [:]
 
-  func output(for plugin: String) -> RunOutput {
+  func output(for plugin: String) -> SessionOutput {
     if let output = outputs[plugin] { return output }
-    let output = JSONRunOutput(plugin: plugin)
+    let output = JSONSessionOutput(plugin: plugin)
     outputs[plugin] = output
     return output
   }
 
-  private func emit(_ plugin: String, _ object: [String: Any]) {
-    (output(for: plugin) as! JSONRunOutput).emit(object)
+  private func emit(_ plugin: String, _ event: HostEvent) {
+    (output(for: plugin) as! JSONSessionOutput).emit(event)
   }
 
   func loaded(_ plugin: Plugin, view: String?) {
-    var event = PluginSummary.fields(plugin)
-    event["event"] = "loaded"
-    event["feature"] = plugin.feature.name
-    event["state"] = plugin.state.value
-    if let view { event["view"] = view }
-    emit(plugin.name, event)
+    emit(plugin.name, .loaded(PluginSummary.figures(plugin), feature: plugin.feature.name, state: plugin.state.value, view: view))
   }
 
   func reloaded(_ plugin: Plugin) {
-    emit(plugin.name, [
-      "event": "reloaded", "version": plugin.manifest.version, "granted": plugin.grants.capabilities.luaValue,
-    ])
+    emit(plugin.name, .reloaded(version: plugin.manifest.version, granted: plugin.grants.capabilities.luaValue))
   }
 
   func unloaded(_ name: String) {
-    emit(name, ["event": "unloaded"])
+    emit(name, .unloaded)
   }
 
   func failed(_ error: PluginError, reloading: Bool) {
-    emit(error.plugin, [
-      "event": "failed", "kind": error.kind.rawValue, "message": error.message, "file": error.file ?? NSNull(),
-      "line": error.line ?? NSNull(), "reloading": reloading, "folder": error.folder.path,
-    ])
+    emit(error.plugin, .failed(
+      kind: error.kind.rawValue, message: error.message, file: error.file, line: error.line, reloading: reloading,
+      folder: error.folder.path))
   }
 
   func list(_ plugins: [Plugin]) {
-    (hostOutput as! JSONRunOutput).emit([
-      "event": "plugins",
-      "plugins": plugins.map { plugin -> [String: Any] in
-        var fields = PluginSummary.fields(plugin)
-        fields["name"] = plugin.name
-        return fields
-      },
-    ])
+    (hostOutput as! JSONSessionOutput).emit(.plugins(plugins.map { ($0.name, PluginSummary.figures($0)) }))
   }
 
   func inputError(_ message: String, line: String) {
@@ -129,13 +112,13 @@ final class JSONHostOutput: HostOutput {
 /// Text for a person at the shell.
 @MainActor
 final class TextHostOutput: HostOutput {
-  let hostOutput: RunOutput = TextRunOutput()
-  private var outputs: [String: TextRunOutput] = [:]
+  let hostOutput: SessionOutput = TextSessionOutput()
+  private var outputs: [String: TextSessionOutput] = [:]
   let terminal = Terminal.standardOutput
 
-  func output(for plugin: String) -> RunOutput {
+  func output(for plugin: String) -> SessionOutput {
     if let output = outputs[plugin] { return output }
-    let output = TextRunOutput(plugin: plugin)
+    let output = TextSessionOutput(plugin: plugin)
     outputs[plugin] = output
     return output
   }

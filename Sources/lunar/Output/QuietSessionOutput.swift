@@ -5,7 +5,7 @@ import LuaFeatures
 /// the end (the same states, or the first divergence), and the errors only when they differ from
 /// the recording's.
 @MainActor
-final class QuietRunOutput: RunOutput {
+final class QuietSessionOutput: SessionOutput {
   private(set) var hostErrors = 0
   /// The errors shown, as they would read at a terminal.
   private(set) var errors: [String] = []

@@ -68,9 +68,17 @@ public final class PluginSession {
   /// The source of the action being reduced.
   private var currentSource: Source = .effect
 
-  /// Called when the effects of an action sent with ``send(_:)`` start (`true`) and when they have
-  /// all ended (`false`), with how many such actions have effects running.
-  public var onEffects: (@MainActor (_ action: LuaValue, _ started: Bool, _ running: Int) -> Void)?
+  /// Called when the effects of an action sent with ``send(_:)`` start and when they have all
+  /// ended, with how many such actions have effects running.
+  public var onEffects: (@MainActor (_ action: LuaValue, _ change: EffectsChange, _ running: Int) -> Void)?
+
+  /// What happened to the effects of an action sent with ``send(_:)``.
+  public enum EffectsChange: Equatable, Sendable {
+    /// They started; `id` names them until they end.
+    case started(id: Int)
+    /// They have all ended; `cancelled` when every one of them was cancelled.
+    case ended(id: Int, cancelled: Bool)
+  }
 
   init(plugin: String, core: PluginReducerCore, initialState: LuaState) {
     self.plugin = plugin
@@ -111,8 +119,9 @@ public final class PluginSession {
   /// Effects of this session running now.
   public var effectsRunning: Int { store.effectsInFlight }
 
-  /// Cancels every effect the session's actions started; returns their tasks, to await.
-  func cancelEffects() -> [StoreTask] {
+  /// Cancels every effect the session's actions started; returns their tasks, to await (one per
+  /// action sent whose effects still ran).
+  package func cancelEffects() -> [StoreTask] {
     let running = Array(tasks.values)
     for task in running { task.cancel() }
     return running
@@ -122,12 +131,14 @@ public final class PluginSession {
     let id = nextTask
     nextTask += 1
     tasks[id] = task
-    onEffects?(action, true, tasks.count)
+    onEffects?(action, .started(id: id), tasks.count)
     Task { [weak self] in
       await task.finish()
       guard let self else { return }
       self.tasks[id] = nil
-      self.onEffects?(action, false, self.tasks.count)
+      // NB: cancelled when every effect of the action was (`fx.cancel`, a new `cancelInFlight`
+      //     run, a feature cancelling its child's effects, unloading, `:quit`).
+      self.onEffects?(action, .ended(id: id, cancelled: task.isCancelled), self.tasks.count)
     }
   }
 

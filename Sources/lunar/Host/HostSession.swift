@@ -80,7 +80,8 @@ final class HostSession {
       out.state(before: before, after: after, view: view)
       inspector?.didReduce(state: after, view: view)
     }
-    session.onEffects = { action, started, running in
+    session.onEffects = { action, change, running in
+      let started = if case .started = change { true } else { false }
       out.effect(started ? "started" : "finished", for: action, running: running)
       if started {
         _ = inspector?.effectsStarted(by: action, origin: nil)

@@ -33,9 +33,10 @@ final class RunSession {
   let historyLimit: Int
   /// How many input actions were sent in all (`:history` numbers them from the first).
   private(set) var sentCount = 0
+  /// How many input actions have effects running.
   private var running = 0
-  /// The effects of input actions still running, by the number of their action: `:quit` cancels them.
-  private var tasks: [Int: StoreTask] = [:]
+  /// The devtools' id of the effects of each input action whose effects run, by the session's id.
+  private var inspected: [Int: Int] = [:]
   /// Whether `:quit` was typed: the session ends without waiting for its effects.
   private(set) var quitRequested = false
   /// How many actions effects have sent so far.
@@ -80,6 +81,7 @@ final class RunSession {
     session.onAction = { [weak self] action, source in self?.willReduce(action, fromInput: source == .send) }
     session.onReduce = { [weak self] action, _, before, after in self?.didReduce(action, before: before, after: after) }
     session.onReturn = { [weak self] effect in self?.didReturn(effect) }
+    session.onEffects = { [weak self] action, change, running in self?.effects(of: action, change, running: running) }
     host.onError = { [weak self] error in self?.failed(error) }
     host.onWarning = { [weak output] warning in
       output?.warning((warning.location.map { "\($0): " } ?? "") + warning.message)
@@ -135,8 +137,7 @@ final class RunSession {
     }
     inputSource = source
     effectOrigin = nil
-    let task = session.send(action)
-    if task.hasEffects { track(task, for: action, origin: effectOrigin) }
+    session.send(action)
     effectOrigin = nil
     return errors == errorsBefore || keepGoing || StandardInput.isTerminal
   }
@@ -184,27 +185,20 @@ final class RunSession {
   /// Cancels every running effect (and those of the actions they sent); returns how many input
   /// actions had effects running.
   func cancelEffects() -> Int {
-    let cancelled = tasks.count
-    for task in tasks.values { task.cancel() }
-    tasks.removeAll()
-    return cancelled
+    session.cancelEffects().count
   }
 
-  private func track(_ task: StoreTask, for action: LuaValue, origin: String?) {
-    running += 1
-    let id = sentCount
-    tasks[id] = task
-    output.effect("started", for: action, running: running)
-    let inspected = inspector?.effectsStarted(by: action, origin: origin)
-    Task { @MainActor [weak self] in
-      await task.finish()
-      guard let self else { return }
-      self.tasks[id] = nil
-      self.running -= 1
-      self.output.effect("finished", for: action, running: self.running)
-      // NB: cancelled when every effect of the action was (`fx.cancel`, a new `cancelInFlight`
-      //     run, a feature cancelling its child's effects, `:quit`).
-      if let inspected { self.inspector?.effectsEnded(inspected, cancelled: task.isCancelled) }
+  /// Shows the effects of an input action starting (with where they were created, to the
+  /// devtools) and ending.
+  private func effects(of action: LuaValue, _ change: PluginSession.EffectsChange, running: Int) {
+    self.running = running
+    switch change {
+    case let .started(id):
+      output.effect("started", for: action, running: running)
+      inspected[id] = inspector?.effectsStarted(by: action, origin: effectOrigin)
+    case let .ended(id, cancelled):
+      output.effect("finished", for: action, running: running)
+      if let inspectedID = inspected.removeValue(forKey: id) { inspector?.effectsEnded(inspectedID, cancelled: cancelled) }
     }
   }
 

@@ -14,7 +14,9 @@ extern const char lunar_key_raise_marker;
 void *lunar_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
 
 /* Whether a call has any limit the count hook enforces. */
-static inline int lunar_budget_on(lunar_host *h) { return h->instruction_limit > 0 || h->time_limit > 0; }
+static inline int lunar_budget_on(lunar_host *h) {
+  return h->instruction_limit > 0 || h->time_limit > 0 || h->cpu_limit > 0;
+}
 
 /* Replaces the standard library functions whose work is not bounded by their input (pattern
    matching, string.rep, table.move…) with versions that count their steps with lunar_charge
@@ -32,6 +34,10 @@ int lunar_type_error(lua_State *L, int arg, const char *fallback, const char *ex
 
 /* CLOCK_MONOTONIC in nanoseconds (the coarse clock: cheap, precise to a few milliseconds). */
 int64_t lunar_now(void);
+/* The calling thread's CPU time in nanoseconds (CLOCK_THREAD_CPUTIME_ID: a system call, so it is
+   read at most every LUNAR_CPU_CHECK_EVERY of wall-clock time). */
+int64_t lunar_thread_cpu_now(void);
+#define LUNAR_CPU_CHECK_EVERY 10000000
 /* Units of C work (see lunar_charge) between two readings of the clock. */
 #define LUNAR_CLOCK_EVERY 4096
 
@@ -64,9 +70,14 @@ static inline void lunar_budget_enter(lunar_host *h, lua_State *L) {
   if (depth == 0) {
     h->exhausted = 0;
     h->remaining = h->instruction_limit;
-    if (h->time_limit > 0) {
-      h->deadline = lunar_now() + h->time_limit;
+    if (h->time_limit > 0 || h->cpu_limit > 0) {
+      int64_t now = lunar_now();
+      h->deadline = now + h->time_limit;
       h->until_clock = LUNAR_CLOCK_EVERY;
+      if (h->cpu_limit > 0) {
+        h->cpu_deadline = lunar_thread_cpu_now() + h->cpu_limit;
+        h->next_cpu_check = now + LUNAR_CPU_CHECK_EVERY;
+      }
     }
     /* NB: the message handler records where an error happened, but Lua does not run it for
        memory errors: a position left from an earlier error must not be taken for theirs. */

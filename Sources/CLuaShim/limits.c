@@ -3,8 +3,9 @@
 #include "internal.h"
 
 /*
- * The limits of a call into Lua: an instruction budget and a wall-clock deadline, both checked by
- * a count hook every thousand VM instructions, and by lunar_charge for work done inside C library
+ * The limits of a call into Lua: an instruction budget, a wall-clock deadline and a CPU-time limit
+ * of the calling thread, checked by a count hook every thousand VM instructions (the CPU time at
+ * most every 10 ms of wall-clock time: reading it is a system call), and by lunar_charge for work done inside C library
  * functions, which runs no VM instruction the hook could see.
  */
 
@@ -18,6 +19,12 @@ int64_t lunar_now(void) {
   return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
+int64_t lunar_thread_cpu_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
 /* Raises the error of what ran out, at `level` (0 inside a hook: the running Lua function; 1 in a
    C function: its Lua caller). From here on the hook fires on every instruction, so a script that
    catches the error gets another one at its next instruction, and the error reaches the host. */
@@ -25,9 +32,9 @@ static int raise_spent(lua_State *L, lunar_host *h, int level) {
   if (lua_gethookcount(L) != 1) lua_sethook(L, lunar_count_hook, LUA_MASKCOUNT, 1);
   luaL_where(L, level);
   if (h->exhausted == LUNAR_ERRTIME) {
-    lua_Number seconds = (lua_Number)h->time_limit / 1e9;
+    lua_Number seconds = (lua_Number)(h->cpu_spent ? h->cpu_limit : h->time_limit) / 1e9;
     char text[64];
-    snprintf(text, sizeof text, "time limit exceeded (%g s per call)", (double)seconds);
+    snprintf(text, sizeof text, h->cpu_spent ? "CPU time limit exceeded (%g s per call)" : "time limit exceeded (%g s per call)", (double)seconds);
     lua_pushstring(L, text);
   } else {
     lua_pushfstring(L, "instruction limit exceeded (%I instructions per call)", (LUAI_UACINT)h->instruction_limit);
@@ -36,9 +43,20 @@ static int raise_spent(lua_State *L, lunar_host *h, int level) {
   return lua_error(L);
 }
 
-/* Whether the deadline has passed; marks the call spent if so. */
+/* Whether the wall-clock deadline has passed, or the thread's CPU time its limit; marks the call
+   spent if so. */
 static int past_deadline(lunar_host *h) {
-  if (h->time_limit <= 0 || lunar_now() < h->deadline) return 0;
+  if (h->time_limit <= 0 && h->cpu_limit <= 0) return 0;
+  int64_t now = lunar_now();
+  if (h->time_limit > 0 && now >= h->deadline) {
+    h->cpu_spent = 0;
+    h->exhausted = LUNAR_ERRTIME;
+    return 1;
+  }
+  if (h->cpu_limit <= 0 || now < h->next_cpu_check) return 0;
+  h->next_cpu_check = now + LUNAR_CPU_CHECK_EVERY;
+  if (lunar_thread_cpu_now() < h->cpu_deadline) return 0;
+  h->cpu_spent = 1;
   h->exhausted = LUNAR_ERRTIME;
   return 1;
 }
@@ -75,7 +93,7 @@ void lunar_charge(lua_State *L, int64_t cost) {
       h->remaining -= cost;
       if (h->remaining <= 0) h->exhausted = LUNAR_ERRBUDGET;
     }
-    if (!h->exhausted && h->time_limit > 0) {
+    if (!h->exhausted && (h->time_limit > 0 || h->cpu_limit > 0)) {
       h->until_clock -= cost;
       if (h->until_clock > 0) return;
       h->until_clock = LUNAR_CLOCK_EVERY;
@@ -93,10 +111,11 @@ void lunar_check_deadline(lua_State *L) {
   if (h->exhausted || past_deadline(h)) raise_spent(L, h, 1);
 }
 
-void lunar_set_limits(lua_State *L, int64_t instructions, int64_t nanoseconds) {
+void lunar_set_limits(lua_State *L, int64_t instructions, int64_t nanoseconds, int64_t cpu_nanoseconds) {
   lunar_host *h = lunar_host_of(L);
   h->instruction_limit = instructions > 0 ? instructions : 0;
   h->time_limit = nanoseconds > 0 ? nanoseconds : 0;
+  h->cpu_limit = cpu_nanoseconds > 0 ? cpu_nanoseconds : 0;
   /* NB: with only a time limit the hook still fires every thousand instructions, to read the clock. */
   h->hook_interval = !lunar_budget_on(h) ? 0 : (instructions > 0 && instructions < 1000 ? (int)instructions : 1000);
   if (lunar_budget_on(h))

@@ -96,8 +96,9 @@ final class TrackedFailure: Error, CustomStringConvertible, @unchecked Sendable 
   }
 
   @Test func aMillionFailingCallsLeakNothingAndLeaveTheVMUsable() throws {
-    // NB: one long call on purpose; a debug build needs more than the default second.
+    // NB: one long call on purpose; a debug build needs more than the default CPU time.
     vm.limits.timePerCall = nil
+    vm.limits.cpuTimePerCall = nil
     // NB: ThreadSanitizer keeps a frame on its per-thread shadow stack for each Lua error raised
     //     from instrumented C (the longjmp skips the frame's exit, and the setjmp was made in liblua,
     //     which it does not instrument): a few hundred thousand overflow it and crash the process.

@@ -111,12 +111,14 @@ import Testing
   }
 
   /// NB: which limit comes first depends on the machine (100 million units take 0.2 to 5 s,
-  /// depending on the function), so either is right; that one comes, and soon, is the point.
+  /// depending on the function), so either is right; that one comes is the point. The bound is the
+  /// default wall-clock guard (30 s) and a margin: on a loaded machine 5 s of CPU time can take
+  /// several times as long.
   @Test(arguments: Hostile.cases)
   func hostileWorkRunsOutOfTheDefaultLimits(_ c: Hostile) throws {
     let (error, elapsed) = try c.run(.default)
     #expect(error.kind == .instructionLimit || error.kind == .timeLimit, "\(error)")
-    #expect(elapsed < .seconds(15))
+    #expect(elapsed < .seconds(40))
   }
 
   // MARK: - Helpers

@@ -101,6 +101,28 @@ struct EffectDescriptionTests {
     }
   }
 
+  @Test func aDescriptionSwiftCannotDecodeIsAMalformedEffectAtTheFeaturesLine() async throws {
+    let harness = try FeatureHarness()
+    let feature = try harness.load(
+      """
+      local lunar = require "lunar"
+      return lunar.feature {
+        name = "Far",
+        initial = {},
+        reduce = function(state, action)
+          return lunar.fx.debounce("far", 2e9, { type = "later" })
+        end,
+      }
+      """, chunkName: "far.lua")
+    let store = makeStore(feature.reducer(), state: feature.initialState)
+    await store.send(["type": "wait"]).finish()
+    let errors = harness.takeErrors()
+    #expect(errors.map(\.kind) == [.malformedEffect])
+    #expect(errors.first?.message == "a duration must be a finite number of seconds from 0 to 1e9 (about 31 years), got 2000000000")
+    #expect(errors.first?.location == "far.lua:5")
+    #expect(errors.first?.action == ["type": "wait"])
+  }
+
   static let composed = """
     local lunar = require "lunar"
     local fx = lunar.fx

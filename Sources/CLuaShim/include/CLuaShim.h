@@ -70,6 +70,11 @@ typedef struct lunar_host {
   int64_t time_limit;          /* 0: unlimited */
   int64_t deadline;            /* set when the outermost budgeted entry starts */
   int64_t until_clock;         /* units of C work (lunar_charge) left before the clock is read again */
+  /* CPU-time limit of the calling thread (CLOCK_THREAD_CPUTIME_ID nanoseconds) */
+  int64_t cpu_limit;           /* 0: unlimited */
+  int64_t cpu_deadline;        /* the thread's CPU time at which the running call is spent */
+  int64_t next_cpu_check;      /* when (CLOCK_MONOTONIC) to read the thread's CPU time again */
+  int cpu_spent;               /* the time that ran out was CPU time, not wall-clock time */
   /* the watchdog (watchdog.c): it reads these from its own thread, with atomic builtins */
   int64_t watch_deadline;      /* the running call's deadline, 0 between calls */
   int watch_poking;            /* the watchdog is setting the hook of this host's threads */
@@ -119,9 +124,10 @@ void lunar_pool_release(lunar_host *host);
    and creates the registry slots LuaBridge uses. Protected; leaves nothing (or the error). */
 int lunar_openlibs(lua_State *L);
 lunar_host *lunar_host_of(lua_State *L);
-/* Sets the per-call instruction budget (0: none) and the per-call wall-clock limit in nanoseconds
-   (0: none), and (re)installs the count hook on L. */
-void lunar_set_limits(lua_State *L, int64_t instructions, int64_t nanoseconds);
+/* Sets the per-call instruction budget (0: none), the per-call wall-clock limit and the per-call
+   CPU-time limit of the calling thread in nanoseconds (0: none), and (re)installs the count hook
+   on L. */
+void lunar_set_limits(lua_State *L, int64_t instructions, int64_t nanoseconds, int64_t cpu_nanoseconds);
 
 /* ---- pushing ---- */
 

@@ -86,7 +86,9 @@ public final class LuaVM {
   private func applyLimits() {
     host.pointee.bytes_limit = limits.memoryBytes.map { size_t(max($0, 1)) } ?? 0
     host.pointee.data_depth = Int32(clamping: limits.dataDepth)
-    lunar_set_limits(mainState, Int64(limits.instructionsPerCall ?? 0), limits.timePerCall.map(Self.nanoseconds) ?? 0)
+    lunar_set_limits(
+      mainState, Int64(limits.instructionsPerCall ?? 0), limits.timePerCall.map(Self.nanoseconds) ?? 0,
+      limits.cpuTimePerCall.map(Self.nanoseconds) ?? 0)
   }
 
   /// A duration in whole nanoseconds, clamped to what a limit can hold (at least one).

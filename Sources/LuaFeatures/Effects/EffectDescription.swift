@@ -5,16 +5,17 @@ import LuaBridge
 /// serialisation in `lunar/effects.lua`), with its fields typed.
 ///
 /// ``LuaFeatureInstance/translate(_:action:in:)`` then turns it into the core's `Effect`.
-indirect enum EffectDescription {
+enum EffectDescription {
   /// The `kind` strings of descriptions: the one place Swift names them.
   enum Kind: String, CaseIterable, Sendable {
     case none, send, run, merge, concat, cancellable, cancel, debounce, throttle, child, cancelChild, dismiss
   }
 
-  /// An action to send, and the script line that built the effect, when known.
+  /// An action to send, and the script line that built the effect (a string), when known.
   struct Sending {
     let action: LuaValue
-    let origin: String?
+    /// NB: kept as Lua gave it: only an action the feature refuses needs it as text.
+    let origin: LuaValue
   }
 
   /// The timing of a debounce or throttle: its id, its duration and its action.
@@ -40,12 +41,12 @@ indirect enum EffectDescription {
   case run(handle: Int64, origin: String)
   case merge([EffectDescription])
   case concat([EffectDescription])
-  case cancellable(id: LuaValue, cancelInFlight: Bool, EffectDescription)
+  indirect case cancellable(id: LuaValue, cancelInFlight: Bool, EffectDescription)
   case cancel(id: LuaValue)
   case debounce(Timed)
   case throttle(Timed, latest: Bool)
   /// An effect of a child of a composed feature.
-  case child(Child, EffectDescription)
+  indirect case child(Child, EffectDescription)
   /// Ends every effect of a removed child (`key`, `identity`).
   case cancelChild(key: LuaValue, identity: LuaValue)
   case dismiss
@@ -84,7 +85,7 @@ indirect enum EffectDescription {
       throw Malformed(message: "an effect description must be a table, got \(value.typeName)")
     }
     func field(_ key: LuaString) -> LuaValue { fields[key] ?? .nil }
-    func sending() -> Sending { Sending(action: field(Field.action), origin: field(Field.origin).stringValue) }
+    func sending() -> Sending { Sending(action: field(Field.action), origin: field(Field.origin)) }
     func timed() throws(Malformed) -> Timed {
       guard let seconds = field(Field.seconds).numberValue else {
         throw Malformed(message: "a duration must be a finite number of seconds from 0 to 1e9 (about 31 years)")

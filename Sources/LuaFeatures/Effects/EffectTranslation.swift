@@ -25,9 +25,12 @@ extension LuaFeatureInstance {
       decoded = try EffectDescription(decoding: description)
     } catch {
       var malformed = malformed(error.message, action)
-      let origin = feature.origin.split(separator: ":")
-      malformed.file = origin.first.map(String.init)
-      malformed.line = origin.last.flatMap { Int($0) }
+      // NB: a composed feature with no reducer of its own has its name for an origin, not a line.
+      let origin = feature.origin
+      if let colon = origin.lastIndex(of: ":"), let line = Int(origin[origin.index(after: colon)...]) {
+        malformed.file = String(origin[..<colon])
+        malformed.line = line
+      }
       throw malformed
     }
     return try translate(decoded, action: action)
@@ -96,10 +99,10 @@ extension LuaFeatureInstance {
 
   /// `sent`, when it passes the feature's gate (JSON can hold it, and the feature declares it or
   /// declares no actions); otherwise an error naming the line that built the effect.
-  private func declared(_ sent: LuaValue, origin: String?, _ action: LuaValue) throws -> LuaValue {
+  private func declared(_ sent: LuaValue, origin: LuaValue, _ action: LuaValue) throws -> LuaValue {
     guard let problem = feature.problem(with: sent) else { return sent }
     var error = malformed(problem, action)
-    if let origin { error = LuaFeatureError(effectSending: problem, origin: origin, feature: feature.name, action: action) }
+    if let origin = origin.stringValue { error = LuaFeatureError(effectSending: problem, origin: origin, feature: feature.name, action: action) }
     error.kind = .malformedEffect
     throw error
   }

@@ -18,7 +18,7 @@ struct LuaFile {
   let name: String
   let text: String
 
-  /// The Swift identifier it is declared under: `lunar/compose_routing.lua` → `lunarComposeRouting`.
+  /// The Swift identifier it is declared under: `lunar/_compose/forEach.lua` → `lunarComposeForEach`.
   var identifier: String {
     let stem = name.hasSuffix(".lua") ? String(name.dropLast(4)) : name
     let words = stem.split { !($0.isLetter || $0.isNumber) }.map(String.init)

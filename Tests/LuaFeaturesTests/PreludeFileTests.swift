@@ -13,7 +13,7 @@ struct PreludeFileTests {
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appending(path: "Sources/LuaFeatures/Lua")
 
-  /// The text of `name` (`lunar/compose.lua`), read from the file itself.
+  /// The text of `name` (`lunar/_compose/forEach.lua`), read from the file itself.
   func source(_ name: String) throws -> String {
     try String(contentsOf: Self.luaFolder.appending(path: name), encoding: .utf8)
   }
@@ -46,7 +46,7 @@ struct PreludeFileTests {
     let names = Prelude.files.map(Prelude.moduleName(of:))
     #expect(names.contains("lunar._base"))
     #expect(names.contains("lunar._compose"))
-    #expect(names.contains("lunar._compose.routing"))
+    #expect(names.contains("lunar._compose.forEach"))
     #expect(Set(names).count == names.count)
     #expect(LuaFeatureError.preludeChunks == Set(Prelude.files.map(\.name)))
     #expect(LuaFeatureError.preludeChunks.contains("lunar/_compose/removal.lua"))

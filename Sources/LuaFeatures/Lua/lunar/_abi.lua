@@ -3,9 +3,9 @@
 -- the host's creation naming it. Nothing else of the prelude is looked up by name from Swift.
 --
 -- Requiring this module loads the whole prelude. Modules that extend shared tables (`host`,
--- `base.hooks`, the `compose` table) are required in the order their extensions build on each
+-- `base.hooks`) are required in the order their extensions build on each
 -- other: `_frames` wraps the `lunar.fx` functions defined so far, `_compose` replaces
--- `_effects`' `enterInstance`, the composition's parts fill the `compose` table.
+-- `_effects`' `enterInstance`.
 local base = require "lunar._base"
 local host = require "lunar._host"
 require "lunar._effects"
@@ -13,8 +13,6 @@ require "lunar._loose"
 require "lunar._frames"
 require "lunar._actions"
 require "lunar._compose"
-require "lunar._compose.routing"
-require "lunar._compose.removal"
 require "lunar._clients"
 require "lunar._plugin"
 local tests = require "lunar._test"

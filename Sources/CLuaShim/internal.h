@@ -35,7 +35,7 @@ int lunar_type_error(lua_State *L, int arg, const char *fallback, const char *ex
 /* CLOCK_MONOTONIC in nanoseconds (the coarse clock: cheap, precise to a few milliseconds). */
 int64_t lunar_now(void);
 /* The calling thread's CPU time in nanoseconds (CLOCK_THREAD_CPUTIME_ID: a system call, so it is
-   read at most every LUNAR_CPU_CHECK_EVERY of wall-clock time). */
+   read at most every LUNAR_CPU_CHECK_EVERY of wall-clock time, never for a call shorter than that). */
 int64_t lunar_thread_cpu_now(void);
 #define LUNAR_CPU_CHECK_EVERY 10000000
 /* Units of C work (see lunar_charge) between two readings of the clock. */
@@ -74,10 +74,10 @@ static inline void lunar_budget_enter(lunar_host *h, lua_State *L) {
       int64_t now = lunar_now();
       h->deadline = now + h->time_limit;
       h->until_clock = LUNAR_CLOCK_EVERY;
-      if (h->cpu_limit > 0) {
-        h->cpu_deadline = lunar_thread_cpu_now() + h->cpu_limit;
-        h->next_cpu_check = now + LUNAR_CPU_CHECK_EVERY;
-      }
+      /* NB: no system call here, on every call: the thread's CPU time is first read once the
+         call has run LUNAR_CPU_CHECK_EVERY, and that much counts as spent then. */
+      h->cpu_known = 0;
+      h->next_cpu_check = now + LUNAR_CPU_CHECK_EVERY;
     }
     /* NB: the message handler records where an error happened, but Lua does not run it for
        memory errors: a position left from an earlier error must not be taken for theirs. */

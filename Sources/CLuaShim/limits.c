@@ -55,7 +55,13 @@ static int past_deadline(lunar_host *h) {
   }
   if (h->cpu_limit <= 0 || now < h->next_cpu_check) return 0;
   h->next_cpu_check = now + LUNAR_CPU_CHECK_EVERY;
-  if (lunar_thread_cpu_now() < h->cpu_deadline) return 0;
+  int64_t cpu = lunar_thread_cpu_now();
+  if (!h->cpu_known) {
+    /* The first reading, LUNAR_CPU_CHECK_EVERY or more into the call: that much counts as spent. */
+    h->cpu_known = 1;
+    h->cpu_deadline = cpu + h->cpu_limit - LUNAR_CPU_CHECK_EVERY;
+  }
+  if (cpu < h->cpu_deadline) return 0;
   h->cpu_spent = 1;
   h->exhausted = LUNAR_ERRTIME;
   return 1;

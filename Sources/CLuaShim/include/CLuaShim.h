@@ -73,6 +73,7 @@ typedef struct lunar_host {
   /* CPU-time limit of the calling thread (CLOCK_THREAD_CPUTIME_ID nanoseconds) */
   int64_t cpu_limit;           /* 0: unlimited */
   int64_t cpu_deadline;        /* the thread's CPU time at which the running call is spent */
+  int cpu_known;               /* cpu_deadline is set (the thread's CPU time was read in this call) */
   int64_t next_cpu_check;      /* when (CLOCK_MONOTONIC) to read the thread's CPU time again */
   int cpu_spent;               /* the time that ran out was CPU time, not wall-clock time */
   /* the watchdog (watchdog.c): it reads these from its own thread, with atomic builtins */

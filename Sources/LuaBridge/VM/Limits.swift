@@ -29,7 +29,8 @@ extension LuaVM {
     /// > a host function that blocks delays the error until it returns.
     public var timePerCall: Duration?
     /// The CPU time the calling thread may spend in one call from Swift (nested calls and
-    /// coroutines included); `nil` for none. Read at most every 10 ms of wall-clock time, and, like
+    /// coroutines included); `nil` for none. Read at most every 10 ms of wall-clock time (the first
+    /// 10 ms of a call count as spent, so a short call never reads it), and, like
     /// ``timePerCall``, inside the standard library's C functions that count their work. Overrun:
     /// ``LuaError/Kind/timeLimit``, `CPU time limit exceeded (5 s per call)`.
     public var cpuTimePerCall: Duration?

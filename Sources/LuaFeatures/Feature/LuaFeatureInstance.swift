@@ -81,7 +81,7 @@ final class LuaFeatureInstance {
         boundID, on: stateID, with: action, readingTables: !asView, into: &report)
       if let message = report.malformed { throw malformedEffect(message, action: action) }
       let effect = report.effect.isNil ? Effect<LuaValue>.none : try translate(report.effect, action: action)
-      var update = try replica.prepare(report, for: &state, asView: asView, inPlace: !sharing)
+      var update = try replica.prepare(&report, for: &state, asView: asView, inPlace: !sharing)
       if sharing, case let .patches(patches) = update, let touched = sharedFieldsTouched(by: patches.lazy.map(\.0)) {
         // Shared fields are saved before the state takes the change: a value that cannot be saved
         // fails the action, and the state must then be as it was.
@@ -91,7 +91,7 @@ final class LuaFeatureInstance {
         state = changed
         update = .patched(patches)
       }
-      replica.commit(call, update, report: report, into: &state)
+      replica.commit(call, update, report: &report, into: &state)
       return effect
     } catch let error as LuaError {
       host.report(LuaFeatureError(error, kind: .reducer, feature: feature.name, action: action))

@@ -146,7 +146,7 @@ final class LuaStateReplica {
   /// the state's fields directly, the commonest action, without planning (not when shared fields
   /// must see the patches).
   func prepare(
-    _ report: borrowing ReducerCall.Report, for state: inout LuaState, asView: Bool, inPlace: Bool
+    _ report: inout ReducerCall.Report, for state: inout LuaState, asView: Bool, inPlace: Bool
   ) throws(LuaError) -> Update {
     if asView { return .view }
     if inPlace, !report.structural, !report.rereadAll, state.storage.setFields(report.changes) { return .fieldsSet }
@@ -157,7 +157,7 @@ final class LuaStateReplica {
   /// Keeps the action's writes and brings `state` in step with the resident table as `update`
   /// says; `state` is then resident at the new `version`.
   func commit(
-    _ call: consuming ReducerCall, _ update: consuming Update, report: consuming ReducerCall.Report,
+    _ call: consuming ReducerCall, _ update: Update, report: inout ReducerCall.Report,
     into state: inout LuaState
   ) {
     call.commit()

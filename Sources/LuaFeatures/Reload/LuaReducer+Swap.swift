@@ -39,7 +39,7 @@ extension LuaReducer {
 struct PendingReload {
   /// The version that reduced the last action.
   var previous: LuaFeature
-  /// The resident state's value after `migrate`, at the instance's `version` of that time.
+  /// The resident state's value after `migrate`, at the replica's `version` of that time.
   var migrated: (version: UInt64, value: LuaValue)?
 }
 
@@ -54,16 +54,16 @@ extension LuaFeatureInstance {
     guard newFeature !== feature else { return }
     let previous = pendingReload?.previous ?? feature
     if let migrate = newFeature.migrate {
-      if let resident {
-        // NB: a state that is a view keeps the value it had before `migrate` rewrites the table.
-        settleView()
+      if let resident = replica.resident {
+        // A state that is a view keeps the value it had before `migrate` rewrites the table.
+        replica.settleView()
         let value = try migrateState(resident, with: migrate, feature: newFeature.name)
-        pendingReload = PendingReload(previous: previous, migrated: (version, value))
+        pendingReload = PendingReload(previous: previous, migrated: (replica.version, value))
       } else {
         pendingReload = PendingReload(previous: previous, migrated: nil)
       }
     }
-    // NB: the bound `reduce` closes over the old function: `use` makes it again on the next action.
+    // The bound `reduce` closes over the old function: `use` makes it again on the next action.
     use(newFeature)
   }
 
@@ -72,10 +72,8 @@ extension LuaFeatureInstance {
   func finishReload(into state: inout LuaState) {
     guard let pending = pendingReload else { return }
     pendingReload = nil
-    if let migrated = pending.migrated,
-      state.residency == LuaState.Residency(instance: ObjectIdentifier(self), version: migrated.version)
-    {
-      // NB: the resident table is already migrated; the snapshot keeps its link to it.
+    if let migrated = pending.migrated, replica.mirrors(state, at: migrated.version) {
+      // The resident table is already migrated; the snapshot keeps its link to it.
       state.storage = migrated.value
       return
     }

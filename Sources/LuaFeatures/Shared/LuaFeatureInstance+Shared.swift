@@ -33,7 +33,7 @@ extension LuaFeatureInstance {
       )
     }
     guard case .table = state.storage, var bindings = sharedBindings?.bindings else { return }
-    let resident = residentIfCurrent(for: state)
+    let resident = replica.residentIfCurrent(for: state)
     var changed = false
     for index in bindings.indices {
       let version = bindings[index].slot.version

@@ -40,7 +40,7 @@ public struct LuaState: Equatable, Sendable, Codable, CustomStringConvertible {
   var residency: Residency?
 
   struct Residency: Equatable, Sendable {
-    let instance: ObjectIdentifier
+    let replica: ObjectIdentifier
     let version: UInt64
   }
 

@@ -5,21 +5,19 @@ import Synchronization
 /// A state that is a view of a feature's resident table: read from the VM the first time its value
 /// is needed, then kept.
 ///
-/// One rule keeps views honest: only the instance's *current* view may still be unread. Before the
-/// resident table changes in any way a view's holders could see (an action while another state
-/// holds the view, a state pushed from Swift, a reload's `migrate`, the store going away), the
-/// instance settles its current view — reads it — so every older state keeps the value it had.
+/// Its replica settles (reads) it before the resident table changes in any way its holders could
+/// see, so every older state keeps the value it had (see ``LuaStateReplica``, invariant 3).
 final class ResidentView: Sendable {
   private struct Contents {
-    weak var instance: LuaFeatureInstance?
+    weak var replica: LuaStateReplica?
     var value: LuaValue?
   }
 
   private let contents: Mutex<Contents>
 
   @MainActor
-  init(of instance: LuaFeatureInstance) {
-    contents = Mutex(Contents(instance: instance, value: nil))
+  init(of replica: LuaStateReplica) {
+    contents = Mutex(Contents(replica: replica, value: nil))
   }
 
   /// Whether the value was read (by a reader, or by the instance settling it).
@@ -50,19 +48,19 @@ final class ResidentView: Sendable {
   }
 
   /// Reads the resident table now, if not yet read, and keeps its value; returns it. `owner`, the
-  /// view's own instance, reads for it when the instance settles it (from its deinit too, where
+  /// view's own replica, reads for it when the replica settles it (from its deinit too, where
   /// the view's weak reference to it is already gone).
   @MainActor
   @discardableResult
-  func settle(from owner: LuaFeatureInstance? = nil) -> LuaValue {
-    let instance = contents.withLock { contents -> LuaFeatureInstance? in
-      contents.value == nil ? owner ?? contents.instance : nil
+  func settle(from owner: LuaStateReplica? = nil) -> LuaValue {
+    let replica = contents.withLock { contents -> LuaStateReplica? in
+      contents.value == nil ? owner ?? contents.replica : nil
     }
-    guard let instance else {
-      // NB: read already; or its instance is gone, which settles its current view first.
+    guard let replica else {
+      // Read already; or its replica is gone, which settles its current view first.
       return contents.withLock { $0.value } ?? .nil
     }
-    let read = instance.readResident()
+    let read = replica.readResident()
     return contents.withLock { contents in
       if let value = contents.value { return value }
       contents.value = read

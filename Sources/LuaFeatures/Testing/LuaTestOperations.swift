@@ -7,32 +7,27 @@ import LuaBridge
 
 extension LuaTestSession {
   /// Carries out one store operation a test asked for, and says what to resume the test with.
-  func perform(_ operation: String, _ arguments: [LuaValue]) async -> Result<LuaValue, LuaTestMisuse> {
-    func argument(_ index: Int) -> LuaValue { index < arguments.count ? arguments[index] : .nil }
-    // NB: Every operation passes its caller's `file:line` last; issues reported while it runs
-    //     point there.
-    collector.at(arguments.last?.stringValue)
+  func perform(_ operation: LuaTestOperation) async -> Result<LuaValue, LuaTestMisuse> {
     do {
       switch operation {
-      case "store":
+      case let .store(feature, initial, overrides, exhaustive, realClients, timeout):
         return .success(.integer(try makeStore(
-          feature: argument(0), initial: argument(1), overrides: argument(2), exhaustive: argument(3).boolValue ?? true,
-          realClients: (argument(4).arrayValue ?? []).compactMap(\.stringValue), timeout: argument(5).numberValue
+          feature: feature, initial: initial, overrides: overrides, exhaustive: exhaustive,
+          realClients: realClients, timeout: timeout
         )))
-      case "send":
-        let box = try store(argument(0))
-        await box.store.send(argument(1), assert: try expectation(argument(2)))
-      case "receive":
-        let box = try store(argument(0))
-        let expect = try expectation(argument(3))
+      case let .send(id, action, expect):
+        let box = try store(id)
+        await box.store.send(action, assert: try expectation(expect))
+      case let .receive(id, match, expect):
+        let box = try store(id)
+        let expect = try expectation(expect)
         let matcher: LuaReceiveExpectation.Matcher
-        switch argument(1).stringValue {
-        case "type":
-          matcher = .type(argument(2).stringValue ?? "")
-        case "action":
-          matcher = .action(argument(2))
-        default:
-          guard let handle = argument(2).integerValue else { throw LuaTestMisuse(message: "bad predicate") }
+        switch match {
+        case let .type(type):
+          matcher = .type(type)
+        case let .action(action):
+          matcher = .action(action)
+        case let .predicate(handle):
           let matches = try testing.get("matches", as: LuaFunction.self)
           let function = try value(handle, as: LuaFunction.self)
           matcher = .predicate(
@@ -46,24 +41,21 @@ extension LuaTestSession {
           advice: LuaReceiveExpectation.advice, assert: expect,
           at: EffectOrigin(fileID: #fileID, filePath: #filePath, line: #line, column: #column)
         )
-      case "advance":
-        let box = try store(argument(0))
-        let seconds = argument(1).numberValue ?? 0
+      case let .advance(id, seconds):
+        let box = try store(id)
         do {
           await box.clock.advance(by: try LuaSeconds.duration(seconds))
         } catch {
           throw LuaTestMisuse(message: "advance: \(error)")
         }
-      case "finish":
-        try await store(argument(0)).store.finish()
-      case "skipReceived":
-        try await store(argument(0)).store.skipReceivedActions(strict: false)
-      case "skipInFlight":
-        try await store(argument(0)).store.skipInFlightEffects(strict: false)
-      case "state":
-        return .success(try store(argument(0)).store.state.value)
-      default:
-        throw LuaTestMisuse(message: "unknown test store operation '\(operation)'")
+      case let .finish(id):
+        try await store(id).store.finish()
+      case let .skipReceived(id):
+        try await store(id).store.skipReceivedActions(strict: false)
+      case let .skipInFlight(id):
+        try await store(id).store.skipInFlightEffects(strict: false)
+      case let .state(id):
+        return .success(try store(id).store.state.value)
       }
       return .success(.nil)
     } catch let misuse as LuaTestMisuse {

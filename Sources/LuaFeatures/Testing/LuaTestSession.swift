@@ -146,7 +146,15 @@ final class LuaTestSession {
         collector.record("the test yielded outside of a test store operation")
         return
       }
-      reply = await perform(operation, Array(values.dropFirst(2)))
+      let arguments = Array(values.dropFirst(2))
+      // Every operation passes its caller's `file:line` last; issues reported while it runs point
+      // there.
+      collector.at(arguments.last?.stringValue)
+      do {
+        reply = await perform(try LuaTestOperation(name: operation, arguments: arguments))
+      } catch {
+        reply = .failure(error)
+      }
     }
   }
 
@@ -154,8 +162,8 @@ final class LuaTestSession {
     try vm.call(testing.get("value", as: LuaFunction.self), handle, returning: R.self)
   }
 
-  func store(_ id: LuaValue) throws(LuaTestMisuse) -> StoreBox {
-    guard let id = id.integerValue, let box = stores[id] else {
+  func store(_ id: Int64) throws(LuaTestMisuse) -> StoreBox {
+    guard let box = stores[id] else {
       throw LuaTestMisuse(message: "not a test store of this test")
     }
     return box

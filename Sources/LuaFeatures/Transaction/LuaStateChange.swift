@@ -50,5 +50,5 @@ extension LuaReducer {
   ///
   /// > Important: It describes this reducer's last action only: read it right after the action
   /// > (in an observing reducer, or after `send`), before the next one.
-  @MainActor public var lastChanges: [LuaStateChange] { instance.lastChanges }
+  @MainActor public var lastChanges: [LuaStateChange] { instance.replica.lastChanges }
 }

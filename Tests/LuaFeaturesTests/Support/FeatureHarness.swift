@@ -32,7 +32,7 @@ extension LuaReducer {
   /// A full read of the resident state table of this reducer's instance (what the snapshot must
   /// equal), or `nil` before the first action.
   @MainActor func residentState() throws -> LuaValue? {
-    try instance.residentValue()
+    try instance.replica.residentValue()
   }
 
   /// How many effect coroutines of this instance are alive.

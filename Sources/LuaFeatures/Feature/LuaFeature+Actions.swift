@@ -80,7 +80,8 @@ extension LuaFeature {
   }
 
   /// The name of `names` nearest to `name` (fewest one-character edits), when it is near enough
-  /// to be a misspelling: what "did you mean" suggests.
+  /// to be a misspelling: what "did you mean" suggests, everywhere Lunar suggests a name (the
+  /// prelude's checks of actions and fields call it too).
   ///
   /// ```swift
   /// LuaFeature.nearest(to: "incremnt", in: ["increment", "decrement"])   // "increment"
@@ -91,6 +92,24 @@ extension LuaFeature {
     guard let best, best.1 <= max(2, name.count / 3) else { return nil }
     return best.0
   }
+}
+
+/// The number of one-character edits between two strings: insertions, deletions, substitutions
+/// and swaps of two neighbours ("lodaed" is one edit from "loaded").
+func editDistance(_ a: String, _ b: String) -> Int {
+  let a = Array(a), b = Array(b)
+  if a.isEmpty { return b.count }
+  if b.isEmpty { return a.count }
+  var d = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
+  for i in 0...a.count { d[i][0] = i }
+  for j in 0...b.count { d[0][j] = j }
+  for i in 1...a.count {
+    for j in 1...b.count {
+      d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+      if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1) }
+    }
+  }
+  return d[a.count][b.count]
 }
 
 extension LuaFeatureError {

@@ -8,7 +8,8 @@ import LuaBridge
 /// The prelude's files are modules that `require` what they need (`require "lunar._host"`); the
 /// private ones start with `_`. What only Swift and C can make is registered as private modules
 /// before anything loads: `lunar._core` (the transaction's C half), `lunar._where` (`defined(fn)`
-/// and `called(level)`, file and line), `lunar._warn`, `lunar._json` and `lunar._emptyArray`.
+/// and `called(level)`, file and line), `lunar._warn`, `lunar._nearest` (the host's "did you mean"), `lunar._json` and
+/// `lunar._emptyArray`.
 /// That `require` lives in the VM's own globals (lunar/_require.lua), out of every sandbox's
 /// reach: a feature's `require` finds its own folder, `lunar` and `lunar.test` only.
 @MainActor
@@ -56,6 +57,12 @@ final class Prelude {
       // NB: the handler records or prints; it never calls back into Lua.
       MainActor.assumeIsolated { warnings.handler?(message) }
       return .none
+    })
+
+    try loaded.set("lunar._nearest", try vm.function(named: "nearest") { arguments in
+      let name = try arguments.string(1)
+      let names = try arguments.value(2).arrayValue?.compactMap(\.stringValue) ?? []
+      return .value(LuaFeature.nearest(to: name, in: names).map(LuaValue.text) ?? .nil)
     })
 
     let chunks = try vm.newTable()

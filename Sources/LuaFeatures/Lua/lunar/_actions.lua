@@ -13,6 +13,8 @@
 -- A feature that declares nothing accepts any action.
 local base = require "lunar._base"
 local host = require "lunar._host"
+-- The host's "did you mean" (Swift, `LuaFeature.nearest`): one rule for every suggestion Lunar makes.
+local nearest = require "lunar._nearest"
 local hooks, describe, isFeature = base.hooks, base.describe, base.isFeature
 
 local type, pairs, rawget, error = type, pairs, rawget, error
@@ -22,36 +24,10 @@ local sort, concat = table.sort, table.concat
 local FIELD_TYPES = { string = true, number = true, integer = true, boolean = true, table = true, any = true }
 local FIELD_TYPE_NAMES = "string, number, integer, boolean, table, any"
 
--- The number of one-character edits from a to b (insertions, deletions, substitutions, and swaps
--- of two neighbours: "lodaed" is one edit from "loaded").
-local function distance(a, b)
-  local n, m = #a, #b
-  local d = {}
-  for i = 0, n do d[i] = { [0] = i } end
-  for j = 0, m do d[0][j] = j end
-  for i = 1, n do
-    for j = 1, m do
-      local cost = a:byte(i) == b:byte(j) and 0 or 1
-      local best = math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
-      if i > 1 and j > 1 and a:byte(i) == b:byte(j - 1) and a:byte(i - 1) == b:byte(j) then
-        best = math.min(best, d[i - 2][j - 2] + 1)
-      end
-      d[i][j] = best
-    end
-  end
-  return d[n][m]
-end
-
 --- " (did you mean \"x\"?)" for the name of `names` nearest to `name`, when one is near enough.
 local function suggestion(name, names)
-  local best, bestDistance = nil, nil
-  for _, candidate in ipairs(names) do
-    local d = distance(name:lower(), candidate:lower())
-    if bestDistance == nil or d < bestDistance then best, bestDistance = candidate, d end
-  end
-  if best ~= nil and bestDistance <= math.max(2, #name // 3) then
-    return " (did you mean " .. describe(best) .. "?)"
-  end
+  local best = nearest(name, names)
+  if best ~= nil then return " (did you mean " .. describe(best) .. "?)" end
   return ""
 end
 host.suggestion = suggestion

@@ -3,7 +3,7 @@
 /*
  * A composed feature's body, run for an action: its entries in order, each `lunar.reduce` with
  * every action, each child entry with the actions whose `type` is its key, and the effects they
- * return collected. The prelude (lunar/compose.lua) makes one runner per body and keeps all the
+ * return collected. The prelude (lunar/_compose/init.lua) makes one runner per body and keeps all the
  * rest: the call's bookkeeping before and after, finding an element it has no cache for, the
  * other kinds of children, wrapping a child's effect, every error and its message.
  *

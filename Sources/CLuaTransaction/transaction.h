@@ -27,7 +27,7 @@ struct lunar_txn {
   lua_Integer shallow;     /* writes of the call at a path of at most one key */
   lua_Integer proxies;     /* nested proxies cached by the call (the cache is emptied after it) */
   lua_Integer loose;       /* effects built during the call and not yet returned or combined
-                              (lunar/loose.lua): while there are some, the call ends through `finish` */
+                              (lunar/_loose.lua): while there are some, the call ends through `finish` */
   const void *root;        /* the call's root proxy: the only live one */
   const void *child;       /* composition's row proxy of the call (see childProxy), outside the cache */
   lua_Integer child_generation;

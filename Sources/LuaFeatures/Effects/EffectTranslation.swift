@@ -41,7 +41,7 @@ extension LuaFeatureInstance {
   /// Inside a composed feature, `path` is the child whose reducer described the effect: actions
   /// it sends are wrapped for the root, `fx.dismiss()` sends the presenting parent's dismiss, and
   /// `child` descriptions nest one level deeper, `Effect.scoped(to:)` their ``LuaChildScope``
-  /// (see `Sources/LuaFeatures/Lua/lunar/compose.lua`).
+  /// (see `Sources/LuaFeatures/Lua/lunar/_compose/`).
   func translate(_ description: EffectDescription, action: LuaValue, in path: LuaChildPath? = nil) throws -> Effect<LuaValue> {
     func id(_ value: LuaValue) -> LuaEffectID {
       LuaEffectID(instance: ObjectIdentifier(self), depth: path?.depth ?? 0, value: value)

@@ -2,7 +2,7 @@ import LuaBridge
 
 /// What the coroutine of an `fx.run` effect yields to Swift, decoded in one place: an action it
 /// sends, or a call of an asynchronous dependency (see `host.effectBody` and `host.asyncCall` in
-/// `Sources/LuaFeatures/Lua/lunar/effects.lua`).
+/// `Sources/LuaFeatures/Lua/lunar/_effects.lua`).
 enum EffectYield {
   /// `send(action)`.
   case send(LuaValue)

@@ -100,3 +100,17 @@ public final class LuaFeatureHost {
       LuaValue.array(realClients.map { .text($0) }), returning: LuaTable.self)
   }
 }
+
+extension LuaFeatureHost {
+  /// The names of the effects `lunar.fx` offers (`none`, `send`, `run`…), read from the module
+  /// itself: what `lunar check` accepts after `fx.`.
+  package var effectNames: [String] {
+    get throws(LuaError) {
+      guard let fx = prelude.api["lunar.fx"] else { return [] }
+      let keys = try vm.load(
+        "local names = {}\nfor name in pairs(...) do names[#names + 1] = name end\nreturn names",
+        chunkName: "lunar.fx names")
+      return try vm.call(keys, fx, returning: LuaValue.self).arrayValue?.compactMap(\.stringValue) ?? []
+    }
+  }
+}

@@ -17,7 +17,7 @@ import LuaBridge
 /// Used on the main actor only, like the VM it belongs to.
 final class StateTransaction {
   let vm: LuaVM
-  /// The C half's functions, for the prelude (`core` in lunar/host.lua).
+  /// The C half's functions, for the prelude (`core`, required as `lunar._core`).
   let library: LuaTable
   private let context: OpaquePointer
   /// Interned keys and paths by id, for the report's `epoch`.

@@ -45,9 +45,6 @@ struct FeatureCheck {
     var manifest: PluginManifest?
   }
 
-  /// The effects of `lunar.fx` (see `Sources/LuaFeatures/Lua/lunar/init.lua`).
-  static let effects: Set<String> = ["none", "send", "run", "merge", "concat", "cancel", "debounce", "throttle", "dismiss"]
-
   static func check(_ location: FeatureLocation) -> Report {
     var report = Report()
     guard checkManifest(location, into: &report) else { return report }
@@ -69,9 +66,11 @@ struct FeatureCheck {
     // NB: A feature that does not load has no known Lua clients: its uses of `deps` cannot be
     //     judged, and would all look missing.
     let known = report.feature.map { dependencies.names + $0.clientNames }
+    // NB: read from `lunar.fx` itself, so a new effect is known to `check` the day it exists.
+    let effects = Set((try? report.host?.effectNames) ?? [])
     for file in files {
       guard let source = try? String(contentsOf: file, encoding: .utf8) else { continue }
-      scan(source, file: file.lastPathComponent, known: known, into: &report)
+      scan(source, file: file.lastPathComponent, known: known, effects: effects, into: &report)
     }
     if let feature = report.feature { checkActionTypes(of: feature, root: location.root, into: &report) }
     return report
@@ -91,7 +90,9 @@ struct FeatureCheck {
   /// Looks for `fx.name` calls and `deps.a.b` uses neither the host nor the feature's Lua clients
   /// can satisfy (`known`, nil when the feature did not load), and for what the
   /// sandbox leaves out, line by line.
-  private static func scan(_ source: String, file: String, known names: [String]?, into report: inout Report) {
+  private static func scan(
+    _ source: String, file: String, known names: [String]?, effects: Set<String>, into report: inout Report
+  ) {
     let known = Set(names ?? [])
     let prefixes = Set(known.flatMap { name in
       name.split(separator: ".").indices.map { name.split(separator: ".")[...$0].joined(separator: ".") }
@@ -112,7 +113,7 @@ struct FeatureCheck {
           message: "string.dump: binary chunks cannot be loaded (load accepts Lua source text only)", file: file, line: index + 1
         ))
       }
-      for name in matches(of: "fx.", in: line) where !effects.contains(name.split(separator: ".").first.map(String.init) ?? name) {
+      for name in matches(of: "fx.", in: line) where !effects.isEmpty && !effects.contains(name.split(separator: ".").first.map(String.init) ?? name) {
         report.problems.append(Problem(message: "unknown effect fx.\(name) (effects: \(effects.sorted().joined(separator: ", ")))", file: file, line: index + 1))
       }
       for name in matches(of: "deps.", in: line) {

@@ -7,7 +7,7 @@ extension LuaFeatureError {
   ///
   /// NB: `return lunar.feature { … }` is a tail call: by the time `lunar.feature` finds a missing
   ///     `initial` or `reduce`, the script's frame is gone, so Lua can only name the line in
-  ///     `lunar/init.lua`. The script's own line is what its author needs.
+  ///     `lunar/_base.lua`. The script's own line is what its author needs.
   func pointingAtScript(_ location: FeatureLocation) -> LuaFeatureError {
     guard kind == .load, let file, Self.preludeChunks.contains(file),
       let source = try? String(contentsOf: location.script, encoding: .utf8)

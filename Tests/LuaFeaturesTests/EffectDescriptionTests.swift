@@ -92,6 +92,13 @@ struct EffectDescriptionTests {
     }
   }
 
+  @Test func everyKindDecodesFromItsName() throws {
+    for kind in EffectDescription.Kind.allCases {
+      let fields: LuaValue = ["kind": .text(kind.rawValue), "handle": 1, "seconds": 1]
+      #expect(try EffectDescription(decoding: fields).kind == kind)
+    }
+  }
+
   @Test func aDurationBeyondAnyClockIsMalformed() {
     do {
       _ = try EffectDescription(decoding: ["kind": "debounce", "id": "a", "seconds": 2e9, "action": ["type": "a"]])

@@ -102,7 +102,9 @@ enum EffectDescription {
       return members
     }
     let kind = field(Field.kind)
-    switch kind.stringValue.flatMap(Kind.init(rawValue:)) {
+    // NB: matched against each raw value in turn, as a `switch` over strings does: cheaper per
+    //     effect than `Kind(rawValue:)`.
+    switch kind.stringValue.map(Self.kind(named:)) ?? nil {
     case .none?:
       self = .none
     case .send?:
@@ -136,6 +138,24 @@ enum EffectDescription {
       self = .dismiss
     case nil:
       throw Malformed(message: "unknown effect kind \(kind)")
+    }
+  }
+
+  private static func kind(named name: String) -> Kind? {
+    switch name {
+    case Kind.run.rawValue: .run
+    case Kind.send.rawValue: .send
+    case Kind.none.rawValue: Kind.none
+    case Kind.merge.rawValue: .merge
+    case Kind.concat.rawValue: .concat
+    case Kind.cancellable.rawValue: .cancellable
+    case Kind.cancel.rawValue: .cancel
+    case Kind.debounce.rawValue: .debounce
+    case Kind.throttle.rawValue: .throttle
+    case Kind.child.rawValue: .child
+    case Kind.cancelChild.rawValue: .cancelChild
+    case Kind.dismiss.rawValue: .dismiss
+    default: nil
     }
   }
 

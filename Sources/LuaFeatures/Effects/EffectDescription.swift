@@ -1,8 +1,8 @@
 import LuaBridge
 
 /// An effect as a Lua reducer described it, decoded once where it crosses into Swift: one case per
-/// kind of description `lunar.fx` builds (see `Sources/LuaFeatures/Lua/lunar/init.lua` and the
-/// serialisation in `lunar/effects.lua`), with its fields typed.
+/// kind of description `lunar.fx` builds (see `Sources/LuaFeatures/Lua/lunar/_base.lua` and the
+/// serialisation in `lunar/_effects.lua`), with its fields typed.
 ///
 /// ``LuaFeatureInstance/translate(_:action:in:)`` then turns it into the core's `Effect`.
 enum EffectDescription {

@@ -2,8 +2,8 @@
 -- `scripts/test` runs `luacheck .` from the top level (scripts/lint-lua).
 
 std = "lua54"
--- Nothing assigns globals: features run in a sandbox of their own, the host's files take what they
--- need as arguments and return what they make. (luacheck's defaults refuse globals already; said
+-- Nothing assigns globals: features run in a sandbox of their own, the host's files `require` what
+-- they need and return what they make. (luacheck's defaults refuse globals already; said
 -- here so that nobody loosens it by accident.)
 allow_defined = false
 allow_defined_top = false

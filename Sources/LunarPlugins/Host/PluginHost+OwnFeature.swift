@@ -34,9 +34,7 @@ extension PluginHost {
       let plugin = try assemble(
         manifest, grants: ownFeatureGrants(offered: offered, data: data), offered: offered, data: data,
         luaHost: luaHost, ownFeature: location)
-      plugins[plugin.name] = plugin
-      onEvent(.loaded(plugin))
-      return plugin
+      return adopt(plugin)
     } catch {
       onEvent(.failed(error, reloading: false))
       throw error

@@ -129,14 +129,18 @@ public final class PluginHost {
   @discardableResult
   public func load(_ folder: URL) throws(PluginError) -> Plugin {
     do {
-      let plugin = try makePlugin(folder.standardizedFileURL)
-      plugins[plugin.name] = plugin
-      onEvent(.loaded(plugin))
-      return plugin
+      return adopt(try makePlugin(folder.standardizedFileURL))
     } catch {
       onEvent(.failed(error, reloading: false))
       throw error
     }
+  }
+
+  /// Registers a plugin just made and announces it.
+  func adopt(_ plugin: Plugin) -> Plugin {
+    plugins[plugin.name] = plugin
+    onEvent(.loaded(plugin))
+    return plugin
   }
 
   /// Loads every plugin folder directly inside `folder` (sorted by name), each on its own: one

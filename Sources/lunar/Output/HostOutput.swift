@@ -15,13 +15,26 @@ protocol HostOutput: AnyObject {
   func unloaded(_ name: String)
   func failed(_ error: PluginError, reloading: Bool)
   func list(_ plugins: [Plugin])
-  func inputError(_ message: String, line: String)
-  func note(_ text: String)
   /// The output of issues that belong to no plugin.
   var hostOutput: SessionOutput { get }
+  /// The outputs of the plugins seen so far.
+  var pluginOutputs: [SessionOutput] { get }
+}
+
+extension HostOutput {
+  func inputError(_ message: String, line: String) {
+    hostOutput.inputError(message, line: line)
+  }
+
+  func note(_ text: String) {
+    hostOutput.note(text)
+  }
+
   /// How many errors of the host itself its outputs showed: events that could not be written,
   /// files that could not be read (for the exit status).
-  var errorsShown: Int { get }
+  var errorsShown: Int {
+    hostOutput.hostErrors + pluginOutputs.reduce(0) { $0 + $1.hostErrors }
+  }
 }
 
 /// What a plugin is and costs, as `lunar host` shows it.
@@ -60,10 +73,13 @@ enum PluginSummary {
 /// One JSON object per line; each plugin's events carry `"plugin"`.
 @MainActor
 final class JSONHostOutput: HostOutput {
-  let hostOutput: SessionOutput = JSONSessionOutput()
+  private let json = JSONSessionOutput()
+  var hostOutput: SessionOutput { json }
   private var outputs: [String: JSONSessionOutput] = [:]
 
-  func output(for plugin: String) -> SessionOutput {
+  func output(for plugin: String) -> SessionOutput { jsonOutput(for: plugin) }
+
+  private func jsonOutput(for plugin: String) -> JSONSessionOutput {
     if let output = outputs[plugin] { return output }
     let output = JSONSessionOutput(plugin: plugin)
     outputs[plugin] = output
@@ -71,7 +87,7 @@ final class JSONHostOutput: HostOutput {
   }
 
   private func emit(_ plugin: String, _ event: HostEvent) {
-    (output(for: plugin) as! JSONSessionOutput).emit(event)
+    jsonOutput(for: plugin).emit(event)
   }
 
   func loaded(_ plugin: Plugin, view: String?) {
@@ -93,20 +109,10 @@ final class JSONHostOutput: HostOutput {
   }
 
   func list(_ plugins: [Plugin]) {
-    (hostOutput as! JSONSessionOutput).emit(.plugins(plugins.map { ($0.name, PluginSummary.figures($0)) }))
+    json.emit(.plugins(plugins.map { ($0.name, PluginSummary.figures($0)) }))
   }
 
-  func inputError(_ message: String, line: String) {
-    hostOutput.inputError(message, line: line)
-  }
-
-  func note(_ text: String) {
-    hostOutput.note(text)
-  }
-
-  var errorsShown: Int {
-    hostOutput.hostErrors + outputs.values.reduce(0) { $0 + $1.hostErrors }
-  }
+  var pluginOutputs: [SessionOutput] { Array(outputs.values) }
 }
 
 /// Text for a person at the shell.
@@ -166,15 +172,5 @@ final class TextHostOutput: HostOutput {
     if plugins.isEmpty { print(terminal.dim("(no plugin loaded)")) }
   }
 
-  func inputError(_ message: String, line: String) {
-    hostOutput.inputError(message, line: line)
-  }
-
-  func note(_ text: String) {
-    hostOutput.note(text)
-  }
-
-  var errorsShown: Int {
-    hostOutput.hostErrors + outputs.values.reduce(0) { $0 + $1.hostErrors }
-  }
+  var pluginOutputs: [SessionOutput] { Array(outputs.values) }
 }

@@ -25,6 +25,15 @@ struct LuaTestMistakesTests {
     ])
   }
 
+  @Test func anActionJSONCannotHoldIsRefusedAtTheSendAsEveryEntryRefusesIt() async throws {
+    let result = try await result("an action JSON cannot hold is refused at the send")
+    #expect(result.failures == [
+      LuaTestFailure(
+        message: "loader_test.lua:36: store:send: the action cannot be written as JSON: action.ratio: NaN (not a number) is not a JSON number",
+        location: "loader_test.lua:36")
+    ])
+  }
+
   @Test func receiveNamesTheExpectedTypeAndWhatArrived() async throws {
     let result = try await result("receive names the expected type and what arrived")
     #expect(result.failures.first?.location == "loader_test.lua:12")

@@ -17,6 +17,8 @@ extension LuaTestSession {
         )))
       case let .send(id, action, expect):
         let box = try store(id)
+        // The gate every entry uses; the declarations half already ran in Lua, at the call.
+        if let problem = box.feature.unwritable(action) { throw LuaTestMisuse(message: "store:send: \(problem)") }
         await box.store.send(action, assert: try expectation(expect))
       case let .receive(id, match, expect):
         let box = try store(id)
@@ -90,7 +92,7 @@ extension LuaTestSession {
     }
     if !exhaustive { store.exhaustivity = .off }
     if let timeout { store.timeout = try LuaSeconds.duration(timeout) }
-    return add(StoreBox(store: store, clock: clock))
+    return add(StoreBox(store: store, clock: clock, feature: loaded))
   }
 
   /// Makes every asynchronous dependency without a mock fail when called: a test must never reach

@@ -24,10 +24,13 @@ final class LuaTestSession {
   final class StoreBox {
     let store: TestStore<LuaState, LuaValue>
     let clock: TestClock<Duration>
+    /// The feature the store runs: its action gate checks what the test sends.
+    let feature: LuaFeature
 
-    init(store: TestStore<LuaState, LuaValue>, clock: TestClock<Duration>) {
+    init(store: TestStore<LuaState, LuaValue>, clock: TestClock<Duration>, feature: LuaFeature) {
       self.store = store
       self.clock = clock
+      self.feature = feature
     }
   }
 

@@ -30,3 +30,8 @@ test("receive while an effect waits on the clock advises what exists", function(
   store:receive("loaded")
   store:skipInFlight()
 end)
+
+test("an action JSON cannot hold is refused at the send", function()
+  local store = test.store(Loader)
+  store:send({ type = "reload", ratio = 0 / 0 })
+end)

@@ -26,7 +26,8 @@ func main() async -> (status: Int32, vms: [FreedCheck]) {
   let policy = PluginPolicy { _, proposed in
     var grants = proposed
     grants.limits.memoryBytes = 64 << 20          // each plugin's VM has its own ceiling
-    grants.limits.timePerCall = .milliseconds(500)
+    // CPU time, not the wall clock: a busy machine must not fail a plugin's legitimate work.
+    grants.limits.cpuTimePerCall = .milliseconds(500)
     return grants
   }
   let host = PluginHost(policy: policy) { manifest in

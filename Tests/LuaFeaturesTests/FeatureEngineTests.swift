@@ -30,7 +30,7 @@ final class EngineHost<Engine: FeatureEngine> {
   }
 
   func render() throws(LuaFeatureError) -> String? {
-    try engine.render(store.state, with: feature)
+    try engine.render(store.state, with: reducer)
   }
 
   /// Loads the feature again and migrates the running reducer to it.

@@ -12,9 +12,10 @@ import LuaBridge
 /// @MainActor
 /// func serve<Engine: FeatureEngine>(_ engine: Engine, at location: FeatureLocation) throws(LuaFeatureError) {
 ///   let feature = try engine.load(location)
-///   let store = Store(initialState: engine.initialState(of: feature)) { engine.reducer(for: feature) }
+///   let reducer = engine.reducer(for: feature)
+///   let store = Store(initialState: engine.initialState(of: feature)) { reducer }
 ///   store.send(["type": "increment"])
-///   print(try engine.render(store.state, with: feature) ?? "(no view)")
+///   print(try engine.render(store.state, with: reducer) ?? "(no view)")
 ///   print(engine.usage.memoryInUse)
 /// }
 /// try serve(LuaFeatureHost(), at: FeatureLocation(resolving: "examples/counter"))
@@ -82,17 +83,22 @@ public protocol FeatureEngine: AnyObject {
   /// > the engine, and two stores sharing one would overwrite each other's.
   func reducer(for feature: Feature) -> FeatureReducer
 
-  /// The feature's own text rendering of `state` (its view), or `nil` when it has none.
+  /// The view of `state` by the feature `reducer` runs now (after ``migrate(_:to:)``, the new
+  /// version), or `nil` when it has none.
   ///
   /// ```swift
-  /// try engine.render(store.state, with: counter)   // "[ - ]  3  [ + ]"
+  /// try engine.render(store.state, with: reducer)   // "[ - ]  3  [ + ]"
   /// ```
+  ///
+  /// Rendering the state of the reducer's own store costs least: an engine can render it where
+  /// the state already lives (Lua: from a copy of the resident table, nothing pushed). Any other
+  /// state is rendered too, at the cost of handing it over whole.
   ///
   /// - Throws: ``LuaFeatureError`` of kind `.reducer` when the view fails or returns no text.
   ///
   /// > Important: A view only reads: whatever it writes into the state it is given is not seen by
-  /// > the store. Render with the version the store runs (after a reload, the new one).
-  func render(_ state: LuaState, with feature: Feature) throws(LuaFeatureError) -> String?
+  /// > the store.
+  func render(_ state: LuaState, with reducer: FeatureReducer) throws(LuaFeatureError) -> String?
 
   /// Makes `reducer` serve `feature` (a version of its feature from ``reload(_:)``) from the next
   /// action on, keeping its store's state: the new version's migration, if it has one, runs once
@@ -109,7 +115,7 @@ public protocol FeatureEngine: AnyObject {
   ///
   /// > Important: Effects already running keep the old code; the actions they send are reduced by
   /// > the new one. Migrate every reducer of the feature, then use `feature` for the rest
-  /// > (``render(_:with:)``, ``problem(with:for:)``, new reducers).
+  /// > (``problem(with:for:)``, new reducers).
   func migrate(_ reducer: FeatureReducer, to feature: Feature) throws(LuaFeatureError)
 
   /// Why `action` cannot be sent to `feature`, in the feature author's terms, or `nil` when it

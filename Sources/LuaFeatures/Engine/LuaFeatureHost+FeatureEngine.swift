@@ -14,9 +14,9 @@ extension LuaFeatureHost: FeatureEngine {
     feature.reducer()
   }
 
-  /// The feature's `view(state)`: ``LuaFeature/render(_:)``.
-  public func render(_ state: LuaState, with feature: LuaFeature) throws(LuaFeatureError) -> String? {
-    try feature.render(state)
+  /// The `view(state)` of the feature `reducer` runs: ``LuaReducer/render(_:)``.
+  public func render(_ state: LuaState, with reducer: LuaReducer) throws(LuaFeatureError) -> String? {
+    try reducer.render(state)
   }
 
   /// Swaps `reducer` to `feature`, running its `migrate(state)`: ``LuaReducer/swap(to:)``.

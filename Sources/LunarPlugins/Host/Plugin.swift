@@ -92,10 +92,11 @@ public final class Plugin {
   }
 
   /// The feature's view of `state` (the main session's by default), or `nil` without a `view`
-  /// (or when it fails: the error goes to the host's events).
+  /// (or when it fails: the error goes to the host's events). The main session's state as its
+  /// last action left it is rendered from the VM's resident table, with nothing pushed.
   public func render(_ state: LuaState? = nil) -> String? {
     do {
-      return try luaHost.render(state ?? main.state, with: feature)
+      return try luaHost.render(state ?? main.state, with: main.core.lua)
     } catch {
       luaHost.onError(error)
       return nil

@@ -28,6 +28,7 @@ return {
   bind = host.bind,
   next = host.next,
   valueAt = host.valueAt,
+  renderCopy = host.renderCopy,
   takeHandle = host.takeHandle,
   dropHandle = host.dropHandle,
   effectBody = host.effectBody,

@@ -68,6 +68,10 @@ public protocol FeatureEngine: AnyObject {
 
   /// The state a store of `feature` starts from.
   ///
+  /// ```swift
+  /// engine.initialState(of: counter).count        // 0
+  /// ```
+  ///
   /// > Important: Read it when you make a store, not once for all: it holds the current values
   /// > of the feature's shared fields, which other stores may have changed since.
   func initialState(of feature: Feature) -> LuaState

@@ -67,12 +67,6 @@ host.internals = {
   pending = pending,
 }
 
---- `renderCopy(view, state)`: a feature's `view` of a copy of its resident `state`, so that a view
---- writing into what it is given leaves the running state as it was.
-function host.renderCopy(view, state)
-  return view(base.copyState(state, 0))
-end
-
 --- The sandbox's `next`: a state proxy iterates its table (nested tables read as proxies); any
 --- other table as the primitive `next` does.
 host.next = core.next

@@ -115,6 +115,19 @@ struct LifecycleTests {
     #expect(plugin.accounting.sessions == 3)
   }
 
+  @Test func accountingShowsTheMemoryLimitTheGrantsSetAndFollowsAReload() throws {
+    let harness = try PluginHarness(limits: .init(memoryBytes: 96 << 20, timePerCall: nil))
+    let plugin = try harness.load("counter", ["feature.lua": counterFeature])
+    #expect(plugin.accounting.memoryLimit == 96 << 20)
+    #expect(plugin.accounting.memoryInUse == plugin.luaHost.vm.memoryInUse)
+
+    harness.host.limits.memoryBytes = 128 << 20
+    try harness.host.reload("counter")
+
+    #expect(plugin.accounting.memoryLimit == 128 << 20)
+    #expect(plugin.luaHost.vm.limits.memoryBytes == 128 << 20)
+  }
+
   @Test func accountingCountsActionsTimeMemoryEffectsAndErrors() async throws {
     let harness = try PluginHarness()
     let plugin = try harness.load("waiter", [

@@ -152,12 +152,26 @@ public final class LuaFeature {
 
   /// The feature's own text rendering of `state` (its `view` function), or `nil` without one.
   ///
+  /// `state` is pushed into the VM whole for the call; a store's reducer renders its own state
+  /// from the resident table instead (``LuaReducer/render(_:)``).
+  ///
   /// - Throws: ``LuaFeatureError`` when `view` fails or returns something other than a string.
   public func render(_ state: LuaState) throws(LuaFeatureError) -> String? {
+    try renderView { view throws(LuaError) in try host.vm.call(view, state.value, returning: String?.self) }
+  }
+
+  /// The view of a copy of `resident`, a reducer's resident state table, made in the VM.
+  func render(resident: LuaTable) throws(LuaFeatureError) -> String? {
+    try renderView { view throws(LuaError) in
+      try host.vm.call(host.prelude.renderCopy, view, resident, returning: String?.self)
+    }
+  }
+
+  /// Calls `view` through `call`, checking that it returned a string.
+  private func renderView(_ call: (LuaFunction) throws(LuaError) -> String?) throws(LuaFeatureError) -> String? {
     guard let view else { return nil }
     do {
-      let text = try host.vm.call(view, state.value, returning: String?.self)
-      guard let text else {
+      guard let text = try call(view) else {
         throw LuaFeatureError(kind: .reducer, feature: name, message: "view(state) must return a string")
       }
       return text

@@ -104,6 +104,17 @@ final class LuaFeatureInstance {
     return .none
   }
 
+  /// The running version's view of `state`: from a copy of the resident table made in the VM when
+  /// `state` is resident (neither pushed nor read into Swift, so a state left a view stays one),
+  /// else from `state` pushed whole. Not after a swap before the next action: `migrate` has
+  /// already rewritten the resident table, and `state` is the one before it.
+  func render(_ state: LuaState) throws(LuaFeatureError) -> String? {
+    guard pendingReload == nil, let resident = replica.residentIfCurrent(for: state) else {
+      return try feature.render(state)
+    }
+    return try feature.render(resident: resident)
+  }
+
   /// The error of a reducer that returned something other than an effect, at the feature's origin.
   private func malformedEffect(_ message: String, action: LuaValue) -> LuaFeatureError {
     let origin = feature.origin.split(separator: ":")

@@ -42,4 +42,22 @@ public struct LuaReducer: Reducer, Sendable {
 
   /// The feature it runs.
   @MainActor public var feature: LuaFeature { instance.feature }
+
+  /// The view of the feature it runs now (the new version after a reload) of `state`, or `nil`
+  /// without a `view`.
+  ///
+  /// ```swift
+  /// store.send(["type": "increment"])
+  /// try reducer.render(store.state)               // "[ - ]  1  [ + ]"
+  /// ```
+  ///
+  /// When `state` is its store's state as the last action left it, the view is given a copy of
+  /// the table resident in the VM, made there: nothing is pushed from Swift, and what the view
+  /// writes into its copy is not seen by the store. Any other state is pushed whole, as
+  /// ``LuaFeature/render(_:)`` does.
+  ///
+  /// - Throws: ``LuaFeatureError`` when `view` fails or returns something other than a string.
+  @MainActor public func render(_ state: LuaState) throws(LuaFeatureError) -> String? {
+    try instance.render(state)
+  }
 }

@@ -19,6 +19,9 @@ import LuaBridge
 /// uses. Effects run their Lua coroutines there too, between actions; only the asynchronous
 /// dependencies they await run elsewhere.
 ///
+/// A host is Lunar's ``FeatureEngine``: code written against that protocol (load, reducer,
+/// render, migrate, the action gate, usage and limits) runs Lua features through it.
+///
 /// > Important: Features sharing a host share its VM and memory ceiling, but never globals: each
 /// > script runs in its own sandbox.
 @MainActor

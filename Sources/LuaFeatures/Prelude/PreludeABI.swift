@@ -18,6 +18,8 @@ struct PreludeABI {
   let next: LuaFunction
   /// `valueAt(state, path)`: the value at `path` in a state table.
   let valueAt: LuaFunction
+  /// `renderCopy(view, state)`: a feature's `view` of a copy of its resident state table.
+  let renderCopy: LuaFunction
   /// `takeHandle(handle)`: the entry of an effect handle, removed from the pending ones.
   let takeHandle: LuaFunction
   /// `dropHandle(handle)`: forgets an effect handle that will never run.
@@ -69,6 +71,7 @@ struct PreludeABI {
     bind = try entry("bind")
     next = try entry("next")
     valueAt = try entry("valueAt")
+    renderCopy = try entry("renderCopy")
     takeHandle = try entry("takeHandle")
     dropHandle = try entry("dropHandle")
     effectBody = try entry("effectBody")

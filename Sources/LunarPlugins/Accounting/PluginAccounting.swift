@@ -17,6 +17,8 @@ public struct PluginAccounting: Sendable, Equatable {
   public var effectsRunning: Int
   /// Bytes its VM holds now (what its memory limit caps).
   public var memoryInUse: Int
+  /// The bytes its VM may hold (its grants' memory limit), or `nil` without a limit.
+  public var memoryLimit: Int?
   /// Errors its features reported: reducers, effects, views, migrations.
   public var errors: Int
   /// The message of the latest error.

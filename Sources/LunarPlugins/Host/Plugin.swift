@@ -26,7 +26,8 @@ public final class Plugin {
   public private(set) var manifest: PluginManifest
   /// What it was granted.
   public private(set) var grants: PluginGrants
-  /// Its own VM, dependencies and shared values.
+  /// Its own engine: a VM, its dependencies and shared values. The plugin loads, reduces, renders,
+  /// migrates and accounts through its ``FeatureEngine`` requirements.
   public let luaHost: LuaFeatureHost
   /// The version of its feature serving now.
   public private(set) var feature: LuaFeature
@@ -63,13 +64,8 @@ public final class Plugin {
     self.feature = feature
     self.gate = gate
     self.meter = meter
-    let core = PluginReducerCore(lua: feature.reducer(), meter: meter)
-    let (luaHost, name) = (luaHost, feature.name)
-    core.refused = { [weak luaHost] problem in
-      // NB: without the action, which JSON cannot hold: the error is written as JSON too.
-      MainActor.assumeIsolated { luaHost?.onError(LuaFeatureError(kind: .reducer, feature: name, message: problem)) }
-    }
-    self.main = PluginSession(plugin: manifest.name, core: core, initialState: feature.initialState)
+    let core = Self.makeCore(running: feature, in: luaHost, meter: meter)
+    self.main = PluginSession(plugin: manifest.name, core: core, initialState: luaHost.initialState(of: feature))
     cores.append(WeakCore(core))
     sessions.append(WeakSession(main))
   }
@@ -96,10 +92,11 @@ public final class Plugin {
   }
 
   /// The feature's view of `state` (the main session's by default), or `nil` without a `view`
-  /// (or when it fails: the error goes to the host's events).
+  /// (or when it fails: the error goes to the host's events). The main session's state as its
+  /// last action left it is rendered from the VM's resident table, with nothing pushed.
   public func render(_ state: LuaState? = nil) -> String? {
     do {
-      return try feature.render(state ?? main.state)
+      return try luaHost.render(state ?? main.state, with: main.core.lua)
     } catch {
       luaHost.onError(error)
       return nil
@@ -110,7 +107,7 @@ public final class Plugin {
   /// `initialState` (the feature's by default).
   public func makeSession(initialState: LuaState? = nil) -> PluginSession {
     let core = makeCore()
-    let session = PluginSession(plugin: name, core: core, initialState: initialState ?? feature.initialState)
+    let session = PluginSession(plugin: name, core: core, initialState: initialState ?? luaHost.initialState(of: feature))
     if sessions.count >= pruneSessionsAt {
       sessions.removeAll { $0.session == nil }
       pruneSessionsAt = max(64, sessions.count * 2)
@@ -128,10 +125,11 @@ public final class Plugin {
   public var accounting: PluginAccounting {
     let live = sessions.compactMap(\.session)
     let percentiles = meter.percentiles()
+    let usage = luaHost.usage
     return PluginAccounting(
       actions: meter.actions, p50: percentiles?.p50, p99: percentiles?.p99,
-      effectsRunning: live.reduce(0) { $0 + $1.effectsRunning }, memoryInUse: luaHost.vm.memoryInUse,
-      errors: meter.errors, lastError: meter.lastError?.message, sessions: live.count)
+      effectsRunning: live.reduce(0) { $0 + $1.effectsRunning }, memoryInUse: usage.memoryInUse,
+      memoryLimit: usage.memoryLimit, errors: meter.errors, lastError: meter.lastError?.message, sessions: live.count)
   }
 
   /// The files its current version was loaded from: the manifest (if any) and every Lua file
@@ -141,12 +139,7 @@ public final class Plugin {
   }
 
   private func makeCore() -> PluginReducerCore {
-    let core = PluginReducerCore(lua: feature.reducer(), meter: meter)
-    let (luaHost, name) = (luaHost, feature.name)
-    core.refused = { [weak luaHost] problem in
-      // NB: without the action, which JSON cannot hold: the error is written as JSON too.
-      MainActor.assumeIsolated { luaHost?.onError(LuaFeatureError(kind: .reducer, feature: name, message: problem)) }
-    }
+    let core = Self.makeCore(running: feature, in: luaHost, meter: meter)
     if cores.count >= pruneCoresAt {
       cores.removeAll { $0.core == nil }
       pruneCoresAt = max(64, cores.count * 2)
@@ -155,14 +148,26 @@ public final class Plugin {
     return core
   }
 
+  /// A reducer core running `feature`, made by `engine`, counted by `meter`; an action a watched
+  /// session refuses is reported as an error of the engine.
+  private static func makeCore(running feature: LuaFeature, in engine: LuaFeatureHost, meter: PluginMeter) -> PluginReducerCore {
+    let core = PluginReducerCore(lua: engine.reducer(for: feature), meter: meter)
+    let name = feature.name
+    core.refused = { [weak engine] problem in
+      // NB: without the action, which JSON cannot hold: the error is written as JSON too.
+      MainActor.assumeIsolated { engine?.onError(LuaFeatureError(kind: .reducer, feature: name, message: problem)) }
+    }
+    return core
+  }
+
   /// Makes every running reducer serve `newFeature`, the main session's first: when its
   /// `migrate` fails, nothing changes and the error is thrown. Another session's failure is
   /// reported, and that session keeps the old version.
   func swap(to newFeature: LuaFeature, manifest newManifest: PluginManifest, grants newGrants: PluginGrants) throws(LuaFeatureError) {
-    try main.core.lua.swap(to: newFeature)
+    try luaHost.migrate(main.core.lua, to: newFeature)
     for core in cores.compactMap(\.core) where core !== main.core {
       do {
-        try core.lua.swap(to: newFeature)
+        try luaHost.migrate(core.lua, to: newFeature)
       } catch {
         luaHost.onError(error)
       }
@@ -171,7 +176,7 @@ public final class Plugin {
     manifest = newManifest
     grants = newGrants
     gate.update(manifest: newManifest, granted: newGrants)
-    luaHost.vm.limits = newGrants.limits
+    luaHost.limits = newGrants.limits
     data.quota.limit = newGrants.dataLimit
   }
 

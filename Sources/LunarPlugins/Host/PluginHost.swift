@@ -195,7 +195,7 @@ public final class PluginHost {
   ) throws(PluginError) -> Plugin {
     data.quota.limit = grants.dataLimit
     let gate = GrantGate(manifest: manifest, granted: grants, policy: policy)
-    luaHost.vm.limits = grants.limits
+    luaHost.limits = grants.limits
     luaHost.dependencies = gate.guarding(offered)
     // NB: a plugin's shared values are its own: another plugin declaring the same key (or the
     //     same name) neither sees them in memory nor shares their file.

@@ -17,6 +17,12 @@ require "lunar._clients"
 require "lunar._plugin"
 local tests = require "lunar._test"
 
+--- A feature's `view` of a copy of its resident `state`, so that a view writing into what it is
+--- given leaves the running state as it was.
+local function renderCopy(view, state)
+  return view(base.copyState(state, 0))
+end
+
 return {
   -- The module `require "lunar"` returns (read-only), and the loader making one per sandbox.
   lunar = base.lunar,
@@ -28,6 +34,7 @@ return {
   bind = host.bind,
   next = host.next,
   valueAt = host.valueAt,
+  renderCopy = renderCopy,
   takeHandle = host.takeHandle,
   dropHandle = host.dropHandle,
   effectBody = host.effectBody,

@@ -80,14 +80,12 @@ final class HostSession {
       out.state(before: before, after: after, view: view)
       inspector?.didReduce(state: after, view: view)
     }
+    // NB: the page shows where an effect was created; unwatched, it costs a closure call.
+    if let inspector { session.onReturn = { effect in inspector.returned(effect) } }
     session.onEffects = { action, change, running in
       let started = if case .started = change { true } else { false }
       out.effect(started ? "started" : "finished", for: action, running: running)
-      if started {
-        _ = inspector?.effectsStarted(by: action, origin: nil)
-      } else {
-        inspector?.effectsEndedInOrder()
-      }
+      inspector?.effects(of: action, change)
     }
   }
 

@@ -35,8 +35,6 @@ final class RunSession {
   private(set) var sentCount = 0
   /// How many input actions have effects running.
   private var running = 0
-  /// The devtools' id of the effects of each input action whose effects run, by the session's id.
-  private var inspected: [Int: Int] = [:]
   /// Whether `:quit` was typed: the session ends without waiting for its effects.
   private(set) var quitRequested = false
   /// How many actions effects have sent so far.
@@ -51,8 +49,6 @@ final class RunSession {
   var knownTypesCache: (feature: LuaFeature, types: Set<String>)?
   /// Whether the action being reduced came from input.
   private var reducingInput = false
-  /// Where the effect of the input action being sent was created, while the devtools look.
-  private var effectOrigin: String?
   /// Whether the state may have changed outside of the reducer's report since the last action (a
   /// reload ran `migrate`): the next state event carries the whole state.
   var stateRewritten = false
@@ -80,7 +76,7 @@ final class RunSession {
     session.keepsStateBefore = output.needsStateBefore
     session.onAction = { [weak self] action, source in self?.willReduce(action, fromInput: source == .send) }
     session.onReduce = { [weak self] action, _, before, after in self?.didReduce(action, before: before, after: after) }
-    session.onReturn = { [weak self] effect in self?.didReturn(effect) }
+    session.onReturn = { [weak self] effect in self?.inspector?.returned(effect) }
     session.onEffects = { [weak self] action, change, running in self?.effects(of: action, change, running: running) }
     host.onError = { [weak self] error in self?.failed(error) }
     host.onWarning = { [weak output] warning in
@@ -136,9 +132,7 @@ final class RunSession {
       history.append(action)
     }
     inputSource = source
-    effectOrigin = nil
     session.send(action)
-    effectOrigin = nil
     return errors == errorsBefore || keepGoing || StandardInput.isTerminal
   }
 
@@ -188,25 +182,13 @@ final class RunSession {
     session.cancelEffects().count
   }
 
-  /// Shows the effects of an input action starting (with where they were created, to the
-  /// devtools) and ending.
+  /// Shows the effects of an input action starting and ending (to the devtools, with where they
+  /// were created).
   private func effects(of action: LuaValue, _ change: PluginSession.EffectsChange, running: Int) {
     self.running = running
-    switch change {
-    case let .started(id):
-      output.effect("started", for: action, running: running)
-      inspected[id] = inspector?.effectsStarted(by: action, origin: effectOrigin)
-    case let .ended(id, cancelled):
-      output.effect("finished", for: action, running: running)
-      if let inspectedID = inspected.removeValue(forKey: id) { inspector?.effectsEnded(inspectedID, cancelled: cancelled) }
-    }
-  }
-
-  /// Notes where the effect an input action returned was created (`feature.lua:35`, the first
-  /// `fx.run` of it), only while the devtools look.
-  private func didReturn(_ effect: Effect<LuaValue>) {
-    guard inspector != nil, reducingInput else { return }
-    effectOrigin = effect.firstOrigin?.label
+    let started = if case .started = change { true } else { false }
+    output.effect(started ? "started" : "finished", for: action, running: running)
+    inspector?.effects(of: action, change)
   }
 
   private func willReduce(_ action: LuaValue, fromInput: Bool) {

@@ -8,23 +8,28 @@ import LunarHostSupport
 import LunarPlugins
 
 /// A feature running in the host: a store fed by lines of input, showing what happens.
+///
+/// The feature is a plugin of its own ``PluginHost`` (the user's own feature, trusted with every
+/// capability offered): run shows its session as `lunar host` shows a plugin's, through the host's
+/// events and the session's callbacks.
 @MainActor
 final class RunSession {
-  let host: LuaFeatureHost
-  /// The version serving now (hot reload replaces it).
-  var feature: LuaFeature
-  /// The store's Lua reducer, which hot reload swaps to each new version.
-  let luaReducer: LuaReducer
-  /// Reloads the feature when its files change (`--watch`).
-  var reloader: HotReloader?
+  /// The host of the one plugin run serves: it reloads it (`--watch`) and tells its errors,
+  /// warnings and printed text.
+  let host: PluginHost
+  /// The feature, as a plugin of ``host``.
+  let plugin: Plugin
+  /// The version serving now (a reload replaces it).
+  var feature: LuaFeature { plugin.feature }
+  /// Watches the feature's files (`--watch`).
+  var watcher: FileWatcher?
   let output: SessionOutput
   let parser: ActionParser
   let keepGoing: Bool
   let recorder: Recorder?
   /// Issues the core reported, shown before the next event.
   let issues: RunIssueReporter?
-  /// The session core `lunar host` runs each plugin's store in: it tells this session of each
-  /// action, the state after it, and the effect it returned.
+  /// The session the store runs in: the plugin's main one, or one from a replay's initial state.
   let session: PluginSession
   var store: Store<LuaState, LuaValue> { session.store }
   private(set) var errors = 0
@@ -59,33 +64,37 @@ final class RunSession {
   /// - Parameter initialState: The state to start from (a replay's recorded one); the feature's
   ///   own when `nil`.
   init(
-    host: LuaFeatureHost, feature: LuaFeature, output: SessionOutput, keepGoing: Bool, recorder: Recorder?,
+    host: PluginHost, plugin: Plugin, output: SessionOutput, keepGoing: Bool, recorder: Recorder?,
     historyLimit: Int = 1000, issues: RunIssueReporter? = nil, initialState: LuaState? = nil
-  ) throws {
+  ) {
     self.historyLimit = historyLimit
     self.host = host
-    self.feature = feature
+    self.plugin = plugin
     self.output = output
     self.keepGoing = keepGoing
     self.recorder = recorder
     self.issues = issues
-    self.parser = ActionParser(vm: host.vm)
-    self.luaReducer = feature.reducer()
-    self.session = PluginSession(
-      reducer: luaReducer, name: feature.name, initialState: initialState ?? feature.initialState)
+    self.parser = ActionParser(vm: plugin.luaHost.vm)
+    self.session = initialState.map { plugin.makeSession(initialState: $0) } ?? plugin.main
     session.keepsStateBefore = output.needsStateBefore
     session.onAction = { [weak self] action, source in self?.willReduce(action, fromInput: source == .send) }
     session.onReduce = { [weak self] action, _, before, after in self?.didReduce(action, before: before, after: after) }
     session.onReturn = { [weak self] effect in self?.inspector?.returned(effect) }
     session.onEffects = { [weak self] action, change, running in self?.effects(of: action, change, running: running) }
-    host.onError = { [weak self] error in self?.failed(error) }
-    host.onWarning = { [weak output] warning in
+    host.onEvent = { [weak self] event in self?.handle(event) }
+    plugin.luaHost.onWarning = { [weak output] warning in
       output?.warning((warning.location.map { "\($0): " } ?? "") + warning.message)
     }
     recorder?.onError = { [weak output] message in output?.hostError(kind: "record", message: message) }
-    // NB: a script's `print` must not break the JSON stream: it becomes an event like the others.
-    host.vm.printHandler = { [weak output] text in
-      MainActor.assumeIsolated { output?.printed(text) }
+  }
+
+  /// What the host tells of the plugin: its errors, and (as a JSON event, so that it does not break
+  /// the stream) what its scripts print. Reloads are shown by ``startWatching()``, which times them.
+  private func handle(_ event: PluginEvent) {
+    switch event {
+    case let .error(_, error): failed(error)
+    case let .printed(_, text): output.printed(text)
+    case .loaded, .reloaded, .unloaded, .failed: break
     }
   }
 
@@ -256,8 +265,9 @@ final class RunSession {
       if first > 1 { lines.insert("(\(first - 1) earlier action(s) forgotten: --history keeps \(historyLimit))", at: 0) }
       output.note(history.isEmpty ? "(no actions yet)" : lines.joined(separator: "\n"))
     case .deps:
-      let hosts = host.dependencies.names.map { name -> (String, String) in
-        if case .async = host.dependencies.functions[name] { return (name, "deps.\(name)  (async: only inside fx.run)") }
+      let dependencies = plugin.luaHost.dependencies
+      let hosts = dependencies.names.map { name -> (String, String) in
+        if case .async = dependencies.functions[name] { return (name, "deps.\(name)  (async: only inside fx.run)") }
         return (name, "deps.\(name)")
       }
       let clients = feature.clientNames.map { ($0, "deps.\($0)  (a client written in Lua)") }

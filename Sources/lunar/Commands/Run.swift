@@ -137,9 +137,15 @@ struct Run: AsyncParsableCommand {
       if let tap { dependencies = tap.tapping(dependencies) }
       return dependencies
     }
+    // NB: until the session shows the plugin: why it did not load, and what its script printed
+    //     while loading (an event like the others, so that it does not break the JSON stream).
     host.onEvent = { event in
-      guard case let .failed(error, _) = event else { return }
-      output.error(error.loadError(of: location))
+      switch event {
+      case let .failed(error, _): output.error(error.loadError(of: location))
+      case let .printed(_, text): output.printed(text)
+      case let .error(_, error): output.error(error)
+      case .loaded, .reloaded, .unloaded: break
+      }
     }
     let plugin: Plugin
     do {

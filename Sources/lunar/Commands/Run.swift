@@ -144,6 +144,7 @@ struct Run: AsyncParsableCommand {
       case let .failed(error, _): output.error(error.loadError(of: location))
       case let .printed(_, text): output.printed(text)
       case let .error(_, error): output.error(error)
+      case let .warning(_, warning): output.warning(warning)
       case .loaded, .reloaded, .unloaded: break
       }
     }

@@ -63,6 +63,8 @@ final class HostSession {
       if let loaded = host[plugin] { devtools?.glue(for: loaded).failed(error) }
     case let .printed(plugin, text):
       output.output(for: plugin).printed(text)
+    case let .warning(plugin, warning):
+      output.output(for: plugin).warning(warning)
     }
   }
 

@@ -82,17 +82,16 @@ final class RunSession {
     session.onReturn = { [weak self] effect in self?.inspector?.returned(effect) }
     session.onEffects = { [weak self] action, change, running in self?.effects(of: action, change, running: running) }
     host.onEvent = { [weak self] event in self?.handle(event) }
-    plugin.luaHost.onWarning = { [weak output] warning in
-      output?.warning((warning.location.map { "\($0): " } ?? "") + warning.message)
-    }
     recorder?.onError = { [weak output] message in output?.hostError(kind: "record", message: message) }
   }
 
-  /// What the host tells of the plugin: its errors, and (as a JSON event, so that it does not break
-  /// the stream) what its scripts print. Reloads are shown by ``startWatching()``, which times them.
+  /// What the host tells of the plugin: its errors, its warnings, and (as a JSON event, so that it
+  /// does not break the stream) what its scripts print. Reloads are shown by ``startWatching()``,
+  /// which times them.
   private func handle(_ event: PluginEvent) {
     switch event {
     case let .error(_, error): failed(error)
+    case let .warning(_, warning): output.warning(warning)
     case let .printed(_, text): output.printed(text)
     case .loaded, .reloaded, .unloaded, .failed: break
     }

@@ -50,7 +50,7 @@ func main() async -> (status: Int32, vms: [FreedCheck]) {
       print("error in \(plugin): \(error.message)")
     case let .unloaded(name):
       print("unloaded \(name)")
-    case .reloaded, .printed:
+    case .reloaded, .printed, .warning:
       break
     }
   }

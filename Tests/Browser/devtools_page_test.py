@@ -5,7 +5,8 @@ actions appear as they are sent, selecting an earlier one shows the state as it 
 dispatched from the page reaches the store, "resume from here" puts the store back, the exported
 session replays with `lunar replay`, and the session exported as a test passes with `lunar test`.
 First, without a browser, `lunar host examples --devtools` is checked through a bare WebSocket
-client: a plugin's session, an action dispatched to it, and resume refused with its reason.
+client: a plugin's session, an action dispatched to it, resume refused with its reason, and where
+an effect was created.
 
     Tests/Browser/devtools_page_test.py LUNAR [--screenshot docs/devtools.png]
 
@@ -362,6 +363,17 @@ def run_host(lunar_path):
         refusal = page.wait_for("resume's refusal", lambda m: m["type"] == "notice")
         if not refusal["error"] or "lunar run --devtools" not in refusal["message"]:
             raise Failure(f"lunar host does not say why it cannot resume: {refusal}")
+        # An effect shows where it was created, as with lunar run, and when it ended.
+        process.stdin.write('{"plugin": "counter", "action": "factTapped"}\n')
+        process.stdin.flush()
+        built_at = "feature.lua:" + str(line_of("fx.run(function(send)", after='"factTapped" then'))
+        finished = page.wait_for("the fact effect to finish", lambda m: m["type"] == "effect" and m["status"] == "finished")
+        started = next((m for m in page.seen if m["type"] == "effect" and m["status"] == "started"
+                        and m["effect"] == finished["effect"]), None)
+        for event in (started, finished):
+            if not event or event.get("actionType") != "factTapped" or event.get("origin") != built_at:
+                raise Failure(f"the fact effect does not say where it was created ({built_at}): {started}, {finished}")
+        print("ok: lunar host --devtools shows where a plugin's effect was created, and when it ended")
         print("ok: lunar host --devtools shows a plugin's session, takes its actions, and says what it cannot do")
     finally:
         if page:

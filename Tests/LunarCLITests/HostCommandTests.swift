@@ -103,6 +103,37 @@ struct HostCommandTests {
     #expect(output.events.named("state").last?.state?["count"] as? Int == 1)
   }
 
+  @Test func aPluginsWarningIsItsOwnEventInOrder() async throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let forgetful = folder.appendingPathComponent("forgetful")
+    try FileManager.default.createDirectory(at: forgetful, withIntermediateDirectories: true)
+    try #"local lunar = require "lunar"\#nreturn lunar.plugin { name = "forgetful", version = "1.0.0", api = 1, feature = "feature" }\#n"#
+      .write(to: forgetful.appendingPathComponent("plugin.lua"), atomically: true, encoding: .utf8)
+    try """
+      local lunar = require "lunar"
+      return lunar.feature {
+        name = "Forgetful",
+        initial = { n = 0 },
+        reduce = function(state, action)
+          lunar.fx.run(function() end)
+          state.n = state.n + 1
+        end,
+      }
+      """.write(to: forgetful.appendingPathComponent("feature.lua"), atomically: true, encoding: .utf8)
+
+    let output = try await host(in: folder, lines: [#"{"plugin": "forgetful", "action": "go"}"#])
+
+    #expect(output.status == 0, "\(output)")
+    #expect(output.events.map { $0.string("event") ?? "?" } == ["loaded", "action", "warning", "state"], "\(output)")
+    let warning = try #require(output.events.named("warning").first)
+    #expect(warning.string("plugin") == "forgetful")
+    #expect(warning.string("message") == """
+      feature.lua:6: an effect (fx.run) was built but not returned, so it never runs: `return` it from the reducer, \
+      or combine several with fx.merge(…)
+      """)
+  }
+
   @Test func aPluginThatLoopsLeavesTheOthersServing() async throws {
     let folder = try makeTemporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }

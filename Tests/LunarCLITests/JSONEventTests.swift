@@ -33,6 +33,22 @@ struct JSONEventTests {
     #expect(output.events.named("state").last?.state?["count"] as? Int == 1, "the later action ran")
   }
 
+  @Test func whatAScriptPrintsWhileItLoadsIsAPrintEventBeforeReady() async throws {
+    let folder = try makeTemporaryFolder()
+    defer { removeTemporaryFolder(folder) }
+    try """
+      print("loading")
+      local lunar = require "lunar"
+      return lunar.feature { name = "Loud", initial = { n = 0 }, reduce = function(state) state.n = state.n + 1 end }
+      """.write(to: folder.appendingPathComponent("feature.lua"), atomically: true, encoding: .utf8)
+
+    let output = try await Lunar.run(["run", folder.path], input: "go\n")
+
+    #expect(output.status == 0, "\(output)")
+    #expect(output.events.count == output.lines.count, "every line is JSON\n\(output)")
+    #expect(Array(output.lines.prefix(2)) == [#"{"event":"print","text":"loading"}"#, #"{"event":"ready","feature":"Loud","state":{"n":0}}"#])
+  }
+
   @Test func integersAndFloatsKeepTheirTypeInEvents() async throws {
     let output = try await Lunar.run(["run", Self.echo], input: "{ type = \"n\", a = 3, b = 3.0, c = 0.1 }\n")
 

@@ -160,4 +160,18 @@ struct LifecycleTests {
     plugin.send(["type": "increment"])
     #expect(harness.events.last == "printed talker: got increment")
   }
+
+  @Test func aPluginsWarningIsAnEventCarryingItsName() throws {
+    let harness = try PluginHarness()
+    let plugin = try harness.load("forgetful", [
+      "feature.lua": counterFeature.replacingOccurrences(
+        of: "if action.type == \"increment\"", with: "lunar.fx.run(function() end)\n    if action.type == \"increment\""),
+    ])
+    plugin.send(["type": "increment"])
+    #expect(harness.events.last == """
+      warning forgetful: warning: feature.lua:6: an effect (fx.run) was built but not returned, so it never runs: \
+      `return` it from the reducer, or combine several with fx.merge(…)
+      """)
+    #expect(plugin.state.count == 1)
+  }
 }

@@ -16,6 +16,9 @@ public enum PluginEvent {
   /// A running plugin's feature reported an error: a reducer (its state rolled back), an effect,
   /// a view, a migration.
   case error(plugin: String, LuaFeatureError)
+  /// A running plugin's feature did something likely a mistake that breaks nothing (an effect
+  /// built in a reducer and not returned, which never runs).
+  case warning(plugin: String, LuaFeatureWarning)
   /// A plugin's script printed `text` with `print`.
   case printed(plugin: String, text: String)
 }

@@ -47,9 +47,18 @@ extension PluginHost {
     guard let plugin = plugins[name] else {
       throw PluginError(.notLoaded, plugin: name, folder: URL(fileURLWithPath: name), message: "no plugin named \(name) is loaded")
     }
-    if let ownFeature = plugin.ownFeature {
+    if plugin.ownFeature != nil {
       let offered = offered(to: plugin.manifest, data: plugin.data)
-      let feature = try loadFeature(plugin.manifest, in: plugin.luaHost, from: ownFeature)
+      // NB: as a hot reload does: the state is kept, so the new version's `initial` is read
+      //     only if asked for.
+      let feature: LuaFeature
+      do {
+        feature = try plugin.luaHost.reload(plugin.feature)
+      } catch {
+        throw PluginError(
+          .feature, plugin: name, folder: plugin.folder, message: error.message, file: error.file, line: error.line,
+          featureError: error)
+      }
       try swap(plugin, to: feature, manifest: plugin.manifest, grants: ownFeatureGrants(offered: offered, data: plugin.data))
       return plugin
     }

@@ -208,6 +208,7 @@ public final class PluginHost {
       meter.failed(error)
       self?.onEvent(.error(plugin: name, error))
     }
+    luaHost.onWarning = { [weak self] warning in self?.onEvent(.warning(plugin: name, warning)) }
     luaHost.vm.printHandler = { [weak self] text in
       MainActor.assumeIsolated { self?.onEvent(.printed(plugin: name, text: text)) }
     }
@@ -275,11 +276,12 @@ public final class PluginHost {
     }
   }
 
-  /// Reports errors and failures as issues, and prints what plugins print.
+  /// Reports errors and failures as issues (warnings as warnings), and prints what plugins print.
   public static let defaultEventHandler: @MainActor (PluginEvent) -> Void = { event in
     switch event {
     case let .failed(error, _): reportIssue(error.description)
     case let .error(plugin, error): reportIssue("plugin \(plugin): \(error.description)")
+    case let .warning(plugin, warning): reportIssue("plugin \(plugin): \(warning.description)", severity: .warning)
     case let .printed(plugin, text): print("[\(plugin)] \(text)")
     case .loaded, .reloaded, .unloaded: break
     }

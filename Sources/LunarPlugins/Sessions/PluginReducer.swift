@@ -20,7 +20,7 @@ public struct PluginReducer: Reducer, Sendable {
   public func reduce(into state: inout LuaState, action: LuaValue) -> Effect<LuaValue> {
     let core = self.core
     let meter = core.meter
-    if let meter, meter.isUnloaded {
+    if meter.isUnloaded {
       meter.refuse()
       return .none
     }
@@ -31,7 +31,6 @@ public struct PluginReducer: Reducer, Sendable {
       return .none
     }
     guard let observer = core.observer else {
-      guard let meter else { return core.lua.reduce(into: &state, action: action) }
       let start = PluginMeter.now()
       let effect = core.lua.reduce(into: &state, action: action)
       meter.record(PluginMeter.now() &- start)
@@ -41,7 +40,7 @@ public struct PluginReducer: Reducer, Sendable {
     //     sent by the app itself (the input lines, devtools and effects are refused at their gate),
     //     is refused here, before anything sees it. Unwatched, nothing writes it, and it costs nothing.
     if let refused = core.refused, let problem = MainActor.assumeIsolated({ core.lua.feature.unwritable(action) }) {
-      meter?.refuse()
+      meter.refuse()
       refused(problem)
       return .none
     }
@@ -49,9 +48,9 @@ public struct PluginReducer: Reducer, Sendable {
     // NB: keeping the state before costs the size of what the action changes: the reducer then
     //     writes into a shared state, copying each array and table on the way to its writes.
     let before = core.keepsStateBefore ? state : nil
-    let start = meter == nil ? 0 : PluginMeter.now()
+    let start = PluginMeter.now()
     let effect = core.lua.reduce(into: &state, action: action)
-    meter?.record(PluginMeter.now() &- start)
+    meter.record(PluginMeter.now() &- start)
     observer(action, before, state)
     core.didReturn?(effect)
     return effect
@@ -66,8 +65,8 @@ public struct PluginReducer: Reducer, Sendable {
 final class PluginReducerCore: @unchecked Sendable {
   // NB: `@unchecked Sendable`: used on the main actor only, like the Lua reducer it wraps.
   let lua: LuaReducer
-  /// The plugin's meter; `nil` for a session of no plugin (``PluginSession/init(reducer:initialState:)``).
-  let meter: PluginMeter?
+  /// The plugin's meter.
+  let meter: PluginMeter
   /// Called before and after each action, when a session watches (see ``PluginSession/onAction``).
   var willReduce: ((_ action: LuaValue) -> Void)?
   var observer: ((_ action: LuaValue, _ before: LuaState?, _ after: LuaState) -> Void)?
@@ -81,7 +80,7 @@ final class PluginReducerCore: @unchecked Sendable {
   /// such actions are reduced.
   var refused: ((_ problem: String) -> Void)?
 
-  init(lua: LuaReducer, meter: PluginMeter?) {
+  init(lua: LuaReducer, meter: PluginMeter) {
     self.lua = lua
     self.meter = meter
   }

@@ -86,12 +86,6 @@ public final class PluginSession {
     self.store = Store(initialState: initialState) { PluginReducer(core: core) }
   }
 
-  /// A session of `reducer` that no plugin holds (`lunar run`'s, `lunar replay`'s): nothing
-  /// meters it, unloads it or swaps its reducer but its own reloads, and it reduces actions JSON
-  /// cannot hold (its output reports them).
-  package convenience init(reducer: LuaReducer, name: String, initialState: LuaState) {
-    self.init(plugin: name, core: PluginReducerCore(lua: reducer, meter: nil), initialState: initialState)
-  }
   /// The current state.
   public var state: LuaState { store.state }
 

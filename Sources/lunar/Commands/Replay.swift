@@ -5,6 +5,7 @@ import IssueReporting
 import LuaBridge
 import LuaFeatures
 import LunarHostSupport
+import LunarPlugins
 
 /// `lunar replay FILE`: runs a recorded session again and checks that it reaches the same states;
 /// `--as-test` writes it as a test instead.
@@ -68,17 +69,26 @@ struct Replay: AsyncParsableCommand {
     if asTest { return try writeTest(recording, location: location) }
     let live = HostDependencies.dependencies(mode: .offline, root: location.root)
     let (dependencies, queue) = recording.replaying(live.names, kinds: live)
-    let host = try LuaFeatureHost(limits: limits.limits, dependencies: dependencies, randomSeed: recording.seed)
-    // NB: before the feature loads: shared values start from the recording, never from the
-    //     user's files, and are never written there.
-    host.shared.reset(fileStorage: .inMemory())
-    let feature = try host.load(location)
+    // NB: shared values and storage start from the recording, never from the user's files, and
+    //     are never written there: the feature's data is kept in memory.
+    let name = location.root.standardizedFileURL.lastPathComponent
+    let data = LuaFeatureData(
+      folder: URL(fileURLWithPath: "/replay").appendingPathComponent(name), fileStorage: .inMemory(),
+      quota: LuaDataQuota(limit: nil, owner: "feature \(name)"))
+    let host = PluginHost(limits: limits.limits, randomSeed: recording.seed) { _ in dependencies }
+    host.onEvent = { _ in }
+    let plugin: Plugin
+    do {
+      plugin = try host.load(feature: location, data: data)
+    } catch {
+      throw error.featureError ?? error
+    }
     let output: SessionOutput = format.json ? JSONSessionOutput() : QuietSessionOutput()
     let issues = RunIssueReporter(output: output)
     IssueReporters.current = [issues]
-    let session = try RunSession(
-      host: host, feature: feature, output: output, keepGoing: true, recorder: nil, issues: issues,
-      initialState: recording.initialState.map(feature.initialState(startingFrom:))
+    let session = RunSession(
+      host: host, plugin: plugin, output: output, keepGoing: true, recorder: nil, issues: issues,
+      initialState: recording.initialState.map(plugin.feature.initialState(startingFrom:))
     )
     let check = ReplayCheck(recording: recording)
     session.onReduce = { action, fromInput, state in check.reduced(action, fromInput: fromInput, state: state) }

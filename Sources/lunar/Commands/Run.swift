@@ -4,6 +4,7 @@ import IssueReporting
 import LuaFeatures
 import LunarDevtools
 import LunarHostSupport
+import LunarPlugins
 
 /// `lunar run PATH`: runs a feature in a store, fed by actions typed (or piped) in.
 struct Run: AsyncParsableCommand {
@@ -126,29 +127,42 @@ struct Run: AsyncParsableCommand {
     //     within one quota, as a plugin's do.
     let featureData = HostDependencies.data(for: location.root, limit: data.bytes)
     HostDependencies.noteEarlierData(of: location.root, now: featureData)
-    var dependencies = HostDependencies.dependencies(mode: self.dependencies.deps, root: location.root, data: featureData)
-    if let recorder { dependencies = recorder.recording(dependencies) }
     let tap = devtools.enabled ? DevtoolsDependencyTap() : nil
-    if let tap { dependencies = tap.tapping(dependencies) }
-
-    let host = try LuaFeatureHost(limits: limits.limits, dependencies: dependencies, randomSeed: random.seed)
-    host.shared.folder = featureData.sharedFolder
-    host.shared.quota = featureData.quota
-    let feature: LuaFeature
-    do {
-      feature = try host.load(location)
-    } catch {
-      output.error(error.pointingAtScript(location))
-      // NB: with --watch, a feature broken at start is one being written: wait for it.
-      guard watching.watch, let fixed = await BrokenFeatureWait.load(location, host: host, output: output) else { throw ExitCode(1) }
-      feature = fixed
+    let mode = self.dependencies.deps
+    // NB: run is a host of one plugin, the user's own feature: what it reaches is offered here,
+    //     recorded (--record) and shown to the devtools (--devtools) on its way.
+    let host = PluginHost(limits: limits.limits, randomSeed: random.seed) { _ in
+      var dependencies = HostDependencies.dependencies(mode: mode, root: location.root, data: featureData)
+      if let recorder { dependencies = recorder.recording(dependencies) }
+      if let tap { dependencies = tap.tapping(dependencies) }
+      return dependencies
     }
-    let session = try RunSession(
-      host: host, feature: feature, output: output, keepGoing: keepGoing, recorder: recorder, historyLimit: history,
+    // NB: until the session shows the plugin: why it did not load, and what its script printed
+    //     while loading (an event like the others, so that it does not break the JSON stream).
+    host.onEvent = { event in
+      switch event {
+      case let .failed(error, _): output.error(error.loadError(of: location))
+      case let .printed(_, text): output.printed(text)
+      case let .error(_, error): output.error(error)
+      case let .warning(_, warning): output.warning(warning)
+      case .loaded, .reloaded, .unloaded: break
+      }
+    }
+    let plugin: Plugin
+    do {
+      plugin = try host.load(feature: location, data: featureData)
+    } catch {
+      // NB: with --watch, a feature broken at start is one being written: wait for it.
+      guard watching.watch, let fixed = await BrokenFeatureWait.load(location, data: featureData, host: host, output: output)
+      else { throw ExitCode(1) }
+      plugin = fixed
+    }
+    let session = RunSession(
+      host: host, plugin: plugin, output: output, keepGoing: keepGoing, recorder: recorder, historyLimit: history,
       issues: issues
     )
     recorder?.begin(
-      feature: location.script.path, seed: random.seed, clients: Recorder.clients(of: feature), state: session.store.state,
+      feature: location.script.path, seed: random.seed, clients: Recorder.clients(of: plugin.feature), state: session.store.state,
       storage: Recorder.storageContents(at: HostDependencies.storageFile(of: featureData))
     )
     // NB: opened before anything is printed, so that all output goes above the line being typed.

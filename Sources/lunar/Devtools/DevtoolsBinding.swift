@@ -1,8 +1,10 @@
 import Foundation
 import LuaBridge
 import LuaFeatures
+import Composable
 import LunarDevtools
 import LunarHostSupport
+import LunarPlugins
 
 /// What a devtools page looks at and acts on: `lunar run`'s session, or a plugin of `lunar host`.
 @MainActor
@@ -45,9 +47,13 @@ final class DevtoolsBinding: DevtoolsHost, SessionInspector {
   private var dispatching = false
   /// The entry of the latest action from input or the page: the one whose effects start next.
   private var lastSent: Int?
-  /// The effects started and not yet ended, oldest first, for sessions that tell only that an
-  /// action's effects ended (``effectsEndedInOrder()``).
-  private var started: [Int] = []
+  /// Whether the latest action reduced came from input or the page (not from an effect).
+  private var lastReducedWasSent = false
+  /// Where the effect the latest action from input or the page returned was created: its
+  /// effects, when they start, are shown with it.
+  private var returnedOrigin: String?
+  /// The page's number for the effects of each action whose effects run, by the session's.
+  private var inspected: [Int: Int] = [:]
 
   init(
     subject: any DevtoolsSubject, hub: DevtoolsHub, sessions: @escaping () -> [String] = { [] },
@@ -114,7 +120,8 @@ final class DevtoolsBinding: DevtoolsHost, SessionInspector {
     guard let watching, let pending else { return }
     self.pending = nil
     let id = watching.record(pending.source, action: pending.action, state: state.value, view: view)
-    if pending.source != .effect { lastSent = id }
+    lastReducedWasSent = pending.source != .effect
+    if lastReducedWasSent { lastSent = id }
     for error in pending.errors { watching.recordError(error) }
   }
 
@@ -129,22 +136,21 @@ final class DevtoolsBinding: DevtoolsHost, SessionInspector {
     }
   }
 
-  func effectsStarted(by action: LuaValue, origin: String?) -> Int? {
-    guard let watching else { return nil }
-    let id = watching.effectStarted(entry: lastSent, actionType: action[LuaString("type")].stringValue ?? "?", origin: origin)
-    started.append(id)
-    return id
+  func returned(_ effect: Effect<LuaValue>) {
+    guard watching != nil, lastReducedWasSent else { return }
+    returnedOrigin = effect.firstOrigin?.label
   }
 
-  func effectsEnded(_ id: Int, cancelled: Bool) {
-    started.removeAll { $0 == id }
-    hub.effectEnded(id, cancelled: cancelled)
-  }
-
-  /// The effects of the oldest action whose effects run ended.
-  func effectsEndedInOrder() {
-    guard !started.isEmpty else { return }
-    effectsEnded(started[0], cancelled: false)
+  func effects(of action: LuaValue, _ change: PluginSession.EffectsChange) {
+    switch change {
+    case let .started(id):
+      guard let watching else { return }
+      inspected[id] = watching.effectStarted(
+        entry: lastSent, actionType: action[LuaString("type")].stringValue ?? "?", origin: returnedOrigin)
+      returnedOrigin = nil
+    case let .ended(id, cancelled):
+      if let shown = inspected.removeValue(forKey: id) { hub.effectEnded(shown, cancelled: cancelled) }
+    }
   }
 
   func reloaded(files: [String], error: LuaFeatureError?) {

@@ -1,5 +1,6 @@
 import Foundation
 import LuaFeatures
+import LunarPlugins
 
 extension LuaFeatureError {
   /// A load error that Lua located inside Lunar's own modules, pointed at the script's
@@ -21,5 +22,14 @@ extension LuaFeatureError {
     error.file = location.script.lastPathComponent
     error.line = index + 1
     return error
+  }
+}
+
+extension PluginError {
+  /// Why the feature at `location`, run as a plugin of its own, did not load or reload: its
+  /// feature's error pointed at the script (see ``LuaFeatureError/pointingAtScript(_:)``).
+  func loadError(of location: FeatureLocation) -> LuaFeatureError {
+    let error = featureError ?? LuaFeatureError(kind: .load, feature: location.script.lastPathComponent, message: message)
+    return error.pointingAtScript(location)
   }
 }

@@ -63,6 +63,8 @@ final class HostSession {
       if let loaded = host[plugin] { devtools?.glue(for: loaded).failed(error) }
     case let .printed(plugin, text):
       output.output(for: plugin).printed(text)
+    case let .warning(plugin, warning):
+      output.output(for: plugin).warning(warning)
     }
   }
 
@@ -80,14 +82,12 @@ final class HostSession {
       out.state(before: before, after: after, view: view)
       inspector?.didReduce(state: after, view: view)
     }
+    // NB: the page shows where an effect was created; unwatched, it costs a closure call.
+    if let inspector { session.onReturn = { effect in inspector.returned(effect) } }
     session.onEffects = { action, change, running in
       let started = if case .started = change { true } else { false }
       out.effect(started ? "started" : "finished", for: action, running: running)
-      if started {
-        _ = inspector?.effectsStarted(by: action, origin: nil)
-      } else {
-        inspector?.effectsEndedInOrder()
-      }
+      inspector?.effects(of: action, change)
     }
   }
 

@@ -37,4 +37,9 @@ extension SessionOutput {
   func state(before: LuaState?, after: LuaState, view: String?) {
     state(before: before, after: after, changes: nil, view: view)
   }
+
+  /// A feature's warning, after its `file:line`.
+  func warning(_ warning: LuaFeatureWarning) {
+    self.warning((warning.location.map { "\($0): " } ?? "") + warning.message)
+  }
 }

@@ -1,23 +1,22 @@
 import Foundation
 import LuaFeatures
+import LunarPlugins
 
 /// `lunar run --watch` with a feature that does not load: shows why, waits for one of its files
 /// to change, and tries again, until a version loads.
 @MainActor
 enum BrokenFeatureWait {
-  /// The feature at `location`, once it loads (`nil` if the watch ends first). Each failed attempt
-  /// is shown as an error.
-  static func load(_ location: FeatureLocation, host: LuaFeatureHost, output: SessionOutput) async -> LuaFeature? {
+  /// The feature at `location`, loaded by `host` with its data in `data`, once it loads (`nil` if
+  /// the watch ends first). Each failed attempt is shown as an error, through the host's events.
+  static func load(
+    _ location: FeatureLocation, data: LuaFeatureData, host: PluginHost, output: SessionOutput
+  ) async -> Plugin? {
     let files = watchedFiles(location)
     let watcher = FileWatcher(files: files)
     defer { watcher.stop() }
     output.note("waiting for a fix: saving \(location.script.lastPathComponent) or another Lua file of its folder loads it again (ctrl-C stops)")
     for await _ in watcher.changes {
-      do {
-        return try host.load(location)
-      } catch {
-        output.error(error.pointingAtScript(location))
-      }
+      if let plugin = try? host.load(feature: location, data: data) { return plugin }
     }
     return nil
   }

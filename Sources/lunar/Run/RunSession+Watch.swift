@@ -2,36 +2,50 @@ import Foundation
 import LuaBridge
 import LuaFeatures
 import LunarHostSupport
+import LunarPlugins
 
 extension RunSession {
-  /// `--watch`: reloads the feature when its files change, and shows each reload.
+  /// `--watch`: reloads the feature through its host when its files change, and shows each reload.
   ///
   /// NB: reloads are applied on the main actor between two input lines or effect steps, never
   ///     inside one; input keeps being read meanwhile.
   func startWatching() {
-    let reloader = HotReloader(feature: feature, reducer: luaReducer)
-    self.reloader = reloader
+    let watcher = FileWatcher(files: plugin.files)
+    self.watcher = watcher
     Task { @MainActor [weak self] in
-      for await event in reloader.events {
+      for await change in watcher.changes {
         guard let self else { return }
-        self.reloaded(event, by: reloader)
+        self.reload(changed: change.files, watcher: watcher)
       }
     }
   }
 
-  private func reloaded(_ event: HotReloadEvent, by reloader: HotReloader) {
-    let root = feature.location?.root
-    let error = event.error.map { error in feature.location.map { error.pointingAtScript($0) } ?? error }
-    if event.succeeded {
-      feature = reloader.feature
+  /// Reloads the feature (``PluginHost/reload(_:)``: the running version serves until the new one
+  /// has loaded and migrated the state), then shows how long it took and what changed.
+  private func reload(changed: [URL], watcher: FileWatcher) {
+    let clock = ContinuousClock()
+    let start = clock.now
+    var failure: LuaFeatureError?
+    do {
+      try host.reload(plugin.name)
+      // NB: `migrate` may have rewritten the state outside of any action's changes.
       stateRewritten = true
+      watcher.watch(plugin.files)
+    } catch {
+      failure = feature.location.map(error.loadError(of:)) ?? error.featureError
+      // NB: keep watching what the running version loaded, and what changed (a new module that
+      //     failed to load is watched, so that fixing it reloads).
+      watcher.watch(Array(Set(plugin.files + changed)).sorted { $0.path < $1.path })
     }
-    let files = event.changedFiles.map { file in
+    let elapsed = (clock.now - start).components
+    let milliseconds = Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
+    let root = feature.location?.root
+    let files = changed.map { file in
       guard let root, file.path.hasPrefix(root.path + "/") else { return file.path }
       return String(file.path.dropFirst(root.path.count + 1))
     }
-    (output as? ReloadReporting)?.reload(milliseconds: event.milliseconds, files: files, error: error)
-    inspector?.reloaded(files: files, error: error)
+    (output as? ReloadReporting)?.reload(milliseconds: milliseconds, files: files, error: failure)
+    inspector?.reloaded(files: files, error: failure)
   }
 }
 

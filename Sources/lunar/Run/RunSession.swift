@@ -8,23 +8,28 @@ import LunarHostSupport
 import LunarPlugins
 
 /// A feature running in the host: a store fed by lines of input, showing what happens.
+///
+/// The feature is a plugin of its own ``PluginHost`` (the user's own feature, trusted with every
+/// capability offered): run shows its session as `lunar host` shows a plugin's, through the host's
+/// events and the session's callbacks.
 @MainActor
 final class RunSession {
-  let host: LuaFeatureHost
-  /// The version serving now (hot reload replaces it).
-  var feature: LuaFeature
-  /// The store's Lua reducer, which hot reload swaps to each new version.
-  let luaReducer: LuaReducer
-  /// Reloads the feature when its files change (`--watch`).
-  var reloader: HotReloader?
+  /// The host of the one plugin run serves: it reloads it (`--watch`) and tells its errors,
+  /// warnings and printed text.
+  let host: PluginHost
+  /// The feature, as a plugin of ``host``.
+  let plugin: Plugin
+  /// The version serving now (a reload replaces it).
+  var feature: LuaFeature { plugin.feature }
+  /// Watches the feature's files (`--watch`).
+  var watcher: FileWatcher?
   let output: SessionOutput
   let parser: ActionParser
   let keepGoing: Bool
   let recorder: Recorder?
   /// Issues the core reported, shown before the next event.
   let issues: RunIssueReporter?
-  /// The session core `lunar host` runs each plugin's store in: it tells this session of each
-  /// action, the state after it, and the effect it returned.
+  /// The session the store runs in: the plugin's main one, or one from a replay's initial state.
   let session: PluginSession
   var store: Store<LuaState, LuaValue> { session.store }
   private(set) var errors = 0
@@ -35,8 +40,6 @@ final class RunSession {
   private(set) var sentCount = 0
   /// How many input actions have effects running.
   private var running = 0
-  /// The devtools' id of the effects of each input action whose effects run, by the session's id.
-  private var inspected: [Int: Int] = [:]
   /// Whether `:quit` was typed: the session ends without waiting for its effects.
   private(set) var quitRequested = false
   /// How many actions effects have sent so far.
@@ -51,8 +54,6 @@ final class RunSession {
   var knownTypesCache: (feature: LuaFeature, types: Set<String>)?
   /// Whether the action being reduced came from input.
   private var reducingInput = false
-  /// Where the effect of the input action being sent was created, while the devtools look.
-  private var effectOrigin: String?
   /// Whether the state may have changed outside of the reducer's report since the last action (a
   /// reload ran `migrate`): the next state event carries the whole state.
   var stateRewritten = false
@@ -63,33 +64,36 @@ final class RunSession {
   /// - Parameter initialState: The state to start from (a replay's recorded one); the feature's
   ///   own when `nil`.
   init(
-    host: LuaFeatureHost, feature: LuaFeature, output: SessionOutput, keepGoing: Bool, recorder: Recorder?,
+    host: PluginHost, plugin: Plugin, output: SessionOutput, keepGoing: Bool, recorder: Recorder?,
     historyLimit: Int = 1000, issues: RunIssueReporter? = nil, initialState: LuaState? = nil
-  ) throws {
+  ) {
     self.historyLimit = historyLimit
     self.host = host
-    self.feature = feature
+    self.plugin = plugin
     self.output = output
     self.keepGoing = keepGoing
     self.recorder = recorder
     self.issues = issues
-    self.parser = ActionParser(vm: host.vm)
-    self.luaReducer = feature.reducer()
-    self.session = PluginSession(
-      reducer: luaReducer, name: feature.name, initialState: initialState ?? feature.initialState)
+    self.parser = ActionParser(vm: plugin.luaHost.vm)
+    self.session = initialState.map { plugin.makeSession(initialState: $0) } ?? plugin.main
     session.keepsStateBefore = output.needsStateBefore
     session.onAction = { [weak self] action, source in self?.willReduce(action, fromInput: source == .send) }
     session.onReduce = { [weak self] action, _, before, after in self?.didReduce(action, before: before, after: after) }
-    session.onReturn = { [weak self] effect in self?.didReturn(effect) }
+    session.onReturn = { [weak self] effect in self?.inspector?.returned(effect) }
     session.onEffects = { [weak self] action, change, running in self?.effects(of: action, change, running: running) }
-    host.onError = { [weak self] error in self?.failed(error) }
-    host.onWarning = { [weak output] warning in
-      output?.warning((warning.location.map { "\($0): " } ?? "") + warning.message)
-    }
+    host.onEvent = { [weak self] event in self?.handle(event) }
     recorder?.onError = { [weak output] message in output?.hostError(kind: "record", message: message) }
-    // NB: a script's `print` must not break the JSON stream: it becomes an event like the others.
-    host.vm.printHandler = { [weak output] text in
-      MainActor.assumeIsolated { output?.printed(text) }
+  }
+
+  /// What the host tells of the plugin: its errors, its warnings, and (as a JSON event, so that it
+  /// does not break the stream) what its scripts print. Reloads are shown by ``startWatching()``,
+  /// which times them.
+  private func handle(_ event: PluginEvent) {
+    switch event {
+    case let .error(_, error): failed(error)
+    case let .warning(_, warning): output.warning(warning)
+    case let .printed(_, text): output.printed(text)
+    case .loaded, .reloaded, .unloaded, .failed: break
     }
   }
 
@@ -136,9 +140,7 @@ final class RunSession {
       history.append(action)
     }
     inputSource = source
-    effectOrigin = nil
     session.send(action)
-    effectOrigin = nil
     return errors == errorsBefore || keepGoing || StandardInput.isTerminal
   }
 
@@ -188,25 +190,13 @@ final class RunSession {
     session.cancelEffects().count
   }
 
-  /// Shows the effects of an input action starting (with where they were created, to the
-  /// devtools) and ending.
+  /// Shows the effects of an input action starting and ending (to the devtools, with where they
+  /// were created).
   private func effects(of action: LuaValue, _ change: PluginSession.EffectsChange, running: Int) {
     self.running = running
-    switch change {
-    case let .started(id):
-      output.effect("started", for: action, running: running)
-      inspected[id] = inspector?.effectsStarted(by: action, origin: effectOrigin)
-    case let .ended(id, cancelled):
-      output.effect("finished", for: action, running: running)
-      if let inspectedID = inspected.removeValue(forKey: id) { inspector?.effectsEnded(inspectedID, cancelled: cancelled) }
-    }
-  }
-
-  /// Notes where the effect an input action returned was created (`feature.lua:35`, the first
-  /// `fx.run` of it), only while the devtools look.
-  private func didReturn(_ effect: Effect<LuaValue>) {
-    guard inspector != nil, reducingInput else { return }
-    effectOrigin = effect.firstOrigin?.label
+    let started = if case .started = change { true } else { false }
+    output.effect(started ? "started" : "finished", for: action, running: running)
+    inspector?.effects(of: action, change)
   }
 
   private func willReduce(_ action: LuaValue, fromInput: Bool) {
@@ -274,8 +264,9 @@ final class RunSession {
       if first > 1 { lines.insert("(\(first - 1) earlier action(s) forgotten: --history keeps \(historyLimit))", at: 0) }
       output.note(history.isEmpty ? "(no actions yet)" : lines.joined(separator: "\n"))
     case .deps:
-      let hosts = host.dependencies.names.map { name -> (String, String) in
-        if case .async = host.dependencies.functions[name] { return (name, "deps.\(name)  (async: only inside fx.run)") }
+      let dependencies = plugin.luaHost.dependencies
+      let hosts = dependencies.names.map { name -> (String, String) in
+        if case .async = dependencies.functions[name] { return (name, "deps.\(name)  (async: only inside fx.run)") }
         return (name, "deps.\(name)")
       }
       let clients = feature.clientNames.map { ($0, "deps.\($0)  (a client written in Lua)") }

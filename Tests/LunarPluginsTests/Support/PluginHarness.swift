@@ -41,6 +41,7 @@ final class PluginHarness {
       events.append("error \(plugin)")
       errors.append((plugin, error))
     case let .printed(plugin, text): events.append("printed \(plugin): \(text)")
+    case let .warning(plugin, warning): events.append("warning \(plugin): \(warning.description)")
     }
   }
 

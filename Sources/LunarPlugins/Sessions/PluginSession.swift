@@ -65,6 +65,15 @@ public final class PluginSession {
   /// What the last action reduced changed, as the reducer reports it (for events carrying
   /// changes rather than states).
   public var lastChanges: [LuaStateChange] { core.lua.lastChanges }
+
+  /// The feature's view of `state` with the version this session runs: the session's own state,
+  /// as its last action left it, is rendered from the table resident in the VM (nothing pushed
+  /// from Swift); any other state is pushed whole.
+  ///
+  /// - Throws: ``LuaFeatureError`` when `view` fails or returns something other than a string.
+  public func render(_ state: LuaState) throws(LuaFeatureError) -> String? {
+    try core.lua.render(state)
+  }
   /// The source of the action being reduced.
   private var currentSource: Source = .effect
 

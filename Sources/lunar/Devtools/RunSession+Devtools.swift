@@ -13,7 +13,7 @@ extension RunSession: DevtoolsSubject {
 
   func devtoolsView(of state: LuaState) -> String? {
     // NB: a state the page shows again; its view failing is not the running session's error.
-    try? feature.render(state)
+    try? session.render(state)
   }
 
   func parseAction(_ text: String) throws -> LuaValue {

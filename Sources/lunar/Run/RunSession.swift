@@ -237,7 +237,7 @@ final class RunSession {
 
   private func render(_ state: LuaState) -> String? {
     do {
-      return try feature.render(state)
+      return try session.render(state)
     } catch {
       failed(error)
       return nil

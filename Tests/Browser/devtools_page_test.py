@@ -190,15 +190,24 @@ def run(lunar_path, chromium, screenshot):
         browser.wait_for("the refusal", "document.body?.innerText.includes('holds a token')")
         print("ok: the page without its token is refused")
 
+        # Actions sent before the page opens are in its log: it keeps the session from its start.
+        lunar.send("increment")
+        lunar.send("decrement")
+        wait("lunar to count up and down", lambda: len(lunar.states()) >= 2 and lunar.states()[-1]["count"] == 0)
+
         browser.call("Page.navigate", url=address)
         browser.wait_for("the page to connect", "document.querySelector('#status')?.textContent === 'connected'")
-        browser.wait_for("the connection entry", "document.querySelectorAll('#log li[data-source=connected]').length === 1")
+        browser.wait_for("the session's start", "document.querySelectorAll('#log li[data-source=started]').length === 1")
+        early = browser.evaluate(LOG_TEXTS + ".filter(text => !text.startsWith('the session'))")
+        if early != ["increment", "decrement"] or browser.evaluate("document.querySelectorAll('#log li[data-source=connected]').length"):
+            raise Failure(f"the page opened late does not show the actions before it: {early}")
+        print("ok: a page opened late shows the session from its start")
 
         # Actions typed into lunar appear in the page's log, the latest shown with its state.
         for _ in range(3):
             lunar.send("increment")
-        browser.wait_for("three input actions in the log", "document.querySelectorAll('#log li[data-source=input]').length === 3")
-        browser.wait_for("the latest state", "document.querySelector('#state').textContent.includes('\"count\": 3')")
+        browser.wait_for("three more input actions in the log", "document.querySelectorAll('#log li[data-source=input]').length === 5")
+        browser.wait_for("the latest state", "document.querySelector('#state').textContent.includes('count: 3')")
         print("ok: actions sent to lunar appear in the page, with the state after them")
 
         # An effect shows on the timeline, started then finished.
@@ -241,12 +250,12 @@ def run(lunar_path, chromium, screenshot):
 
         # Time travel: selecting the first increment shows the state as it was then.
         browser.evaluate("document.querySelector('#log li[data-source=input]').click()")
-        browser.wait_for("the state after the first increment", "document.querySelector('#state').textContent.includes('\"count\": 1')")
+        browser.wait_for("the state after the first increment", "document.querySelector('#state').textContent.includes('count: 1')")
         if browser.evaluate("document.querySelector('#travel').hidden"):
             raise Failure("an earlier entry is shown without saying it is time travel")
         diff = browser.evaluate("document.querySelector('#diff').textContent")
-        if "count" not in diff:
-            raise Failure(f"the diff of the first increment does not show the count: {diff!r}")
+        if browser.evaluate("[...document.querySelectorAll('#diff .change')].map(c => c.textContent)") != ["count: − 0+ 1"]:
+            raise Failure(f"the diff of the first increment does not show the count from 0 to 1: {diff!r}")
         print("ok: selecting an earlier action shows the state and diff as they were")
 
         # Dispatch from the page: the action reaches the store.
@@ -263,12 +272,12 @@ def run(lunar_path, chromium, screenshot):
 
         # Resume from here: the store goes back to the state after the first increment.
         browser.evaluate("document.querySelector('#log li[data-source=input]').click()")
-        browser.wait_for("the first increment's state", "document.querySelector('#state').textContent.includes('\"count\": 1')")
+        browser.wait_for("the first increment's state", "document.querySelector('#state').textContent.includes('count: 1')")
         browser.evaluate("document.querySelector('#resume').click()")
         wait("the store to be back at 1", lambda: lunar.states()[-1]["count"] == 1)
         lunar.send("increment")
         wait("the next increment to count from 1", lambda: lunar.states()[-1]["count"] == 2)
-        browser.wait_for("the log to follow", "document.querySelector('#state').textContent.includes('\"count\": 2')")
+        browser.wait_for("the log to follow", "document.querySelector('#state').textContent.includes('count: 2')")
         print("ok: resume from here puts the store back in that state")
 
         # A timer stopped by fx.cancel shows as cancelled, not finished.
@@ -280,17 +289,189 @@ def run(lunar_path, chromium, screenshot):
                          ".some(row => row.className === 'cancelled' && row.cells[3].textContent === 'toggleTimer')")
         print("ok: the timer stopped by fx.cancel shows as cancelled")
 
+        check_controls(browser, lunar)
+
         if screenshot:
-            browser.evaluate("document.querySelectorAll('#log li[data-source=input]')[2].click()")
-            browser.wait_for("the third increment's state", "document.querySelector('#state').textContent.includes('\"count\": 3')")
-            shot = browser.call("Page.captureScreenshot", format="png")
-            with open(screenshot, "wb") as file:
-                file.write(base64.b64decode(shot["data"]))
-            print(f"ok: screenshot written to {screenshot}")
+            browser.evaluate("document.querySelectorAll('#log li[data-source=input]')[4].click()")
+            browser.wait_for("the third increment's state", "document.querySelector('#state').textContent.includes('count: 3')")
+            shoot(browser, screenshot)
+            controls = screenshot.replace(".png", "-controls.png")
+            browser.evaluate("""(() => {
+                const search = document.querySelector('#denylist');
+                search.value = 'tick';
+                search.dispatchEvent(new Event('input'));
+                document.querySelector('#log li.skipped').click();
+            })()""")
+            browser.wait_for("the skipped action's detail", "window.lunarDevtools.detail?.id === window.lunarDevtools.selected")
+            shoot(browser, controls)
     finally:
         if browser:
             browser.stop()
         lunar.stop()
+
+
+LOG_TEXTS = "[...document.querySelectorAll('#log li[data-id]')].map(item => item.querySelector('.text').textContent)"
+VISIBLE = "[...document.querySelectorAll('#log li[data-id]')].filter(item => item.offsetParent !== null)"
+
+
+def shoot(browser, path):
+    shot = browser.call("Page.captureScreenshot", format="png")
+    with open(path, "wb") as file:
+        file.write(base64.b64decode(shot["data"]))
+    print(f"ok: screenshot written to {path}")
+
+
+def press(browser, key, code, key_code):
+    """A key pressed and released on the page, as a user types it."""
+    text = key if len(key) == 1 else ""
+    browser.call("Input.dispatchKeyEvent", type="keyDown", key=key, code=code, windowsVirtualKeyCode=key_code, text=text)
+    browser.call("Input.dispatchKeyEvent", type="keyUp", key=key, code=code, windowsVirtualKeyCode=key_code)
+
+
+def set_input(browser, selector, value):
+    browser.evaluate(f"""(() => {{
+        const input = document.querySelector({json.dumps(selector)});
+        input.value = {json.dumps(value)};
+        input.dispatchEvent(new Event('input'));
+    }})()""")
+
+
+def check_controls(browser, lunar):
+    """The everyday controls: slider, keyboard, search and deny list, trees, skip, pause, lock, and
+    the settings kept across a reload."""
+    selected = "window.lunarDevtools.selected"
+
+    # The slider: its first position is the session's start, its last the latest action, followed.
+    browser.evaluate("document.querySelector('#log').focus()")
+    browser.evaluate("""(() => {
+        const slider = document.querySelector('#slider');
+        slider.value = 0;
+        slider.dispatchEvent(new Event('input'));
+    })()""")
+    browser.wait_for("the start's state", "document.querySelector('#detail-title').textContent === '#1 started'"
+                     " && document.querySelector('#state').textContent.includes('count: 0')")
+    latest = browser.evaluate("window.lunarDevtools.latest")
+    browser.evaluate("""(() => {
+        const slider = document.querySelector('#slider');
+        slider.value = slider.max;
+        slider.dispatchEvent(new Event('input'));
+    })()""")
+    if browser.evaluate(selected) != latest or not browser.evaluate("window.lunarDevtools.following"):
+        raise Failure("the slider's last position is not the latest action, followed")
+    print("ok: the slider goes from the session's start to the latest action")
+
+    # The keyboard: k and ↑ go back, j and ↓ forward, Home to the start, End to the latest.
+    press(browser, "k", "KeyK", 75)
+    press(browser, "ArrowUp", "ArrowUp", 38)
+    visible = browser.evaluate(VISIBLE + ".map(item => Number(item.dataset.id))")
+    if browser.evaluate(selected) != visible[-3]:
+        raise Failure(f"k then ↑ did not go two actions back: {browser.evaluate(selected)} of {visible}")
+    press(browser, "j", "KeyJ", 74)
+    if browser.evaluate(selected) != visible[-2]:
+        raise Failure("j did not go one action forward")
+    press(browser, "Home", "Home", 36)
+    if browser.evaluate(selected) != visible[0]:
+        raise Failure("Home did not go to the session's start")
+    press(browser, "End", "End", 35)
+    if browser.evaluate(selected) != visible[-1]:
+        raise Failure("End did not go to the latest action")
+    print("ok: the keyboard walks the actions (k/↑, j/↓, Home, End)")
+
+    # Search and deny list: the list shows what matches, the deny list hides types.
+    set_input(browser, "#search", "decrement")
+    if browser.evaluate(VISIBLE + ".map(item => item.querySelector('.text').textContent)") != ["decrement"]:
+        raise Failure(f"searching for decrement lists: {browser.evaluate(VISIBLE + '.length')} actions")
+    set_input(browser, "#search", "")
+    set_input(browser, "#denylist", "increment, factLoaded")
+    shown = browser.evaluate(VISIBLE + ".map(item => item.querySelector('.text').textContent)")
+    if any(text.startswith("increment") or text.startswith("factLoaded") for text in shown) or "decrement" not in shown:
+        raise Failure(f"the deny list does not hide increment and factLoaded: {shown}")
+    set_input(browser, "#denylist", "")
+    print("ok: search and the deny list filter the actions listed")
+
+    # Skip: two increments, the first skipped: the store counts one less; unskipped (s), one more.
+    count = lunar.states()[-1]["count"]
+    inputs = "[...window.lunarDevtools.entries.values()].filter(e => e.source === 'input').map(e => e.id)"
+    listed = browser.evaluate(f"{inputs}.length")
+    lunar.send("increment")
+    lunar.send("increment")
+    wait("two more increments", lambda: lunar.states()[-1]["count"] == count + 2)
+    browser.wait_for("the increments in the page", f"{inputs}.length === {listed + 2}")
+    first = browser.evaluate(f"{inputs}[{listed}]")
+    browser.evaluate(f"document.querySelector('#log li[data-id=\"{first}\"]').click()")
+    browser.evaluate("document.querySelector('#skip').click()")
+    wait("the store to count one less", lambda: lunar.states()[-1]["count"] == count + 1)
+    browser.wait_for("the skipped action struck out", f"document.querySelector('#log li[data-id=\"{first}\"]').classList.contains('skipped')"
+                     " && document.querySelector('#skip').textContent === 'Unskip'")
+    browser.wait_for("the state recomputed without it", "document.querySelector('#state').textContent.includes('count: "
+                     f"{count}')")
+    press(browser, "s", "KeyS", 83)
+    wait("the store to count it again", lambda: lunar.states()[-1]["count"] == count + 2)
+    browser.wait_for("the action listed again", f"!document.querySelector('#log li[data-id=\"{first}\"]').classList.contains('skipped')")
+    press(browser, "s", "KeyS", 83)
+    wait("the store to count one less again", lambda: lunar.states()[-1]["count"] == count + 1)
+    print(f"ok: skipping an action recomputes the state without it ({count + 2} -> {count + 1}), unskipping with it")
+
+    # Pause: new actions are not listed until unpaused.
+    browser.evaluate("document.querySelector('#pause').click()")
+    before = browser.evaluate("window.lunarDevtools.latest")
+    lunar.send("decrement")
+    browser.wait_for("the action while paused", f"window.lunarDevtools.latest > {before}")
+    held = browser.evaluate("window.lunarDevtools.latest")
+    if browser.evaluate(VISIBLE + f".some(item => Number(item.dataset.id) === {held})"):
+        raise Failure("an action sent while paused is listed")
+    said = browser.evaluate("document.querySelector('#held').textContent")
+    if said != "paused: 1 new not listed":
+        raise Failure(f"the paused page does not say what it holds back: {said!r}")
+    print("ok: pause holds new actions out of the list")
+
+    # Lock: the page refuses to dispatch.
+    browser.evaluate("document.querySelector('#lock').click()")
+    if not browser.evaluate("document.querySelector('#dispatch-button').disabled && document.querySelector('#resume').disabled"
+                            " && document.querySelector('#skip').disabled"):
+        raise Failure("the locked page still offers to dispatch, resume or skip")
+    dispatched = sum(1 for event in list(lunar.events) if event.get("source") == "devtools")
+    browser.evaluate("""(() => {
+        document.querySelector('#dispatch-input').value = 'increment';
+        document.querySelector('#dispatch').requestSubmit();
+    })()""")
+    browser.wait_for("the lock's notice", "document.querySelector('#notice').textContent === 'locked: unlock the page to dispatch'")
+    time.sleep(0.3)
+    if sum(1 for event in list(lunar.events) if event.get("source") == "devtools") != dispatched:
+        raise Failure("the locked page dispatched an action")
+    print("ok: lock refuses to dispatch from the page")
+
+    # The settings stay across a reload: the search, the pause, the lock, the state's tree closed.
+    browser.evaluate("document.querySelector('#state details > summary').click()")
+    if browser.evaluate("document.querySelector('#state details').open"):
+        raise Failure("the state's tree did not close")
+    set_input(browser, "#search", "crement")
+    browser.call("Page.reload")
+    browser.wait_for("the page to connect again", "document.querySelector('#status')?.textContent === 'connected'"
+                     " && window.lunarDevtools.latest !== null")
+    kept = browser.evaluate("""({
+        search: document.querySelector('#search').value,
+        pause: document.querySelector('#pause').textContent,
+        lock: document.querySelector('#lock').textContent,
+        dispatch: document.querySelector('#dispatch-button').disabled,
+    })""")
+    if kept != {"search": "crement", "pause": "Unpause", "lock": "Unlock", "dispatch": True}:
+        raise Failure(f"the page's settings were not kept across a reload: {kept}")
+    if browser.evaluate(VISIBLE + f".some(item => Number(item.dataset.id) === {held})"):
+        raise Failure("the action held back by the pause is listed after a reload")
+    browser.evaluate("document.querySelector('#log li[data-source=input]').click()")
+    browser.wait_for("the state's tree", "document.querySelector('#state details') !== null")
+    if browser.evaluate("document.querySelector('#state details').open"):
+        raise Failure("the state's tree closed before the reload opened again")
+    print("ok: search, pause, lock and the trees' state are kept across a reload of the page")
+
+    # Back to the defaults: unlocked, unpaused (the held action is listed), no search, the tree open.
+    set_input(browser, "#search", "")
+    browser.evaluate("document.querySelector('#lock').click(); document.querySelector('#pause').click()")
+    browser.evaluate("document.querySelector('#state details > summary').click()")
+    if not browser.evaluate(VISIBLE + f".some(item => Number(item.dataset.id) === {held})"):
+        raise Failure("unpausing does not list the action held back")
+    print("ok: unpausing lists what the pause held back")
 
 
 def devtools_address(line):

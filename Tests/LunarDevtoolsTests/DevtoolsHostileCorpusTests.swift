@@ -46,7 +46,7 @@ struct DevtoolsHostileCorpusTests {
     Request(file: "dot_segments.http", status: 404, body: "the devtools have no /../{TOKEN}/devtools.js\n"),
   ]
 
-  static let requestNames = "(requests: dispatch, export, import, resume, select)"
+  static let requestNames = "(requests: dispatch, export, import, resume, select, skip, unskip)"
 
   static let messages: [Message] = [
     Message(file: "select_int_min.json", notice: "entry #-9223372036854775808 is no longer kept"),
@@ -71,6 +71,9 @@ struct DevtoolsHostileCorpusTests {
       file: "import_deep_state.json",
       notice: "cannot import: line 1 is not JSON: state[1][1][1][1][1]…(119 more)…[1][1][1]: nested deeper than the limit of 128 levels (at byte 167 of the text)"),
     Message(file: "dispatch_number.json", notice: "not understood: dispatch needs a text action"),
+    Message(file: "skip_int_min.json", notice: "cannot skip #-9223372036854775808: entry #-9223372036854775808 is no longer kept"),
+    Message(file: "skip_connection.json", notice: "cannot skip #1: entry #1 is not an action the session reduced (connected)"),
+    Message(file: "unskip_fraction.json", notice: "not understood: unskip needs an integer id"),
   ]
 
   static let folder: URL = Bundle.module.resourceURL!.appendingPathComponent("Hostile")

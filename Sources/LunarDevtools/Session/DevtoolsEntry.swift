@@ -2,6 +2,8 @@ import LuaBridge
 
 /// Where an entry of the action log came from.
 public enum DevtoolsSource: String, Sendable {
+  /// The session started: the state it starts from (the log's first entry).
+  case started
   /// The page connected: the state at that moment (actions before it are not shown).
   case connected
   /// An action typed or piped into the host.
@@ -46,11 +48,36 @@ public struct DevtoolsEntry: Sendable {
   public let action: LuaValue?
   /// What happened, when it is not an action: `resumed from #12`, `reloaded feature.lua`.
   public let note: String?
-  public let state: LuaValue
-  public let view: String?
+  /// The state after it: as recorded, or as recomputed once an action before it was skipped.
+  public internal(set) var state: LuaValue
+  public internal(set) var view: String?
   public internal(set) var errors: [DevtoolsError]
+  /// Whether the page skipped it: the states after it are recomputed without it.
+  public internal(set) var skipped = false
+  /// Whether its state was recomputed (an action before it was skipped or unskipped): its view is
+  /// rendered again when shown.
+  public internal(set) var recomputed = false
   /// Milliseconds since the devtools started.
   public let time: Double
+
+  /// Whether it is an action the session reduced, which skipping leaves out of the recomputed
+  /// states (a connection, a reload or a resume is not).
+  var isReducedAction: Bool {
+    guard action != nil else { return false }
+    switch source {
+    case .input, .effect, .devtools, .imported: return true
+    case .started, .connected, .reload: return false
+    }
+  }
+
+  /// Whether it carries the state before it on when states are recomputed (a connection or a
+  /// reload keeps the state; a resume or an imported start puts another one in its place).
+  var keepsState: Bool {
+    switch source {
+    case .started, .connected, .reload: return true
+    case .input, .effect, .devtools, .imported: return action != nil
+    }
+  }
 }
 
 /// What happened to an effect, as the timeline shows it.

@@ -51,6 +51,19 @@ struct DevtoolsHistory {
     return entries[index - 1]
   }
 
+  /// Replaces the states of the entries from position `start` on, and their skipped marks.
+  mutating func recompute(from start: Int, states: [LuaValue], skipped id: Int, _ isSkipped: Bool) {
+    for (offset, state) in states.enumerated() where entries.indices.contains(start + offset) {
+      let index = start + offset
+      if entries[index].id == id { entries[index].skipped = isSkipped }
+      if entries[index].state != state || entries[index].recomputed {
+        entries[index].state = state
+        entries[index].view = nil
+        entries[index].recomputed = true
+      }
+    }
+  }
+
   mutating func addError(_ error: DevtoolsError, toEntry id: Int) {
     guard let index = index(of: id) else { return }
     entries[index].errors.append(error)

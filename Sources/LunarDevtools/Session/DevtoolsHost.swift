@@ -36,4 +36,24 @@ public protocol DevtoolsHost: AnyObject {
   var sessions: [String] { get }
   /// Starts sending entries to `hub` (a page connected), or stops (`nil`: no page is left).
   func observe(_ hub: DevtoolsHub?)
+  /// The state `action` leads to from `state`, its effects not run: skipping an action recomputes
+  /// the states after it from the recorded actions.
+  ///
+  /// - Throws: An error saying why it cannot (the default: this host does not recompute).
+  func reduce(_ state: LuaValue, _ action: LuaValue) throws -> LuaValue
+  /// Puts the store in `state`, the state the log leads to once an action is skipped or unskipped;
+  /// unlike ``resume(_:)`` it adds no entry (the hub has recomputed the log itself).
+  ///
+  /// - Throws: An error saying why it cannot (the default: this host cannot change its store).
+  func replaceState(_ state: LuaValue) throws
+}
+
+extension DevtoolsHost {
+  public func reduce(_ state: LuaValue, _ action: LuaValue) throws -> LuaValue {
+    throw DevtoolsRequestError("this session cannot recompute its states, so it cannot skip an action")
+  }
+
+  public func replaceState(_ state: LuaValue) throws {
+    throw DevtoolsRequestError("this session cannot put its store in another state, so it cannot skip an action")
+  }
 }

@@ -5,10 +5,12 @@ import LuaBridge
 /// The devtools of one session: the bounded history of what happened, the pages connected to it,
 /// and what they ask for.
 ///
-/// A host reports each action with ``record(_:action:state:view:note:)`` — but only while a page is
-/// connected: the hub calls its host's ``DevtoolsHost/observe(_:)`` with itself when the first page
-/// connects and with `nil` when the last one leaves, so an unwatched session pays nothing. The page
-/// therefore sees the session from the moment it connected.
+/// A host reports each action with ``record(_:action:state:view:note:)`` while it is observed. A
+/// hub told ``observeFromStart()`` observes its host from then on, so a page that connects late
+/// sees the session from its start (as far as the history bound keeps it); otherwise the hub calls
+/// its host's ``DevtoolsHost/observe(_:)`` with itself when the first page connects and with `nil`
+/// when the last one leaves, so an unwatched session pays nothing, and the page sees the session
+/// from the moment it connected.
 ///
 /// Entries are sent to pages as a summary (source, action, errors); the state, the view and the
 /// diff are sent only for the entry a page selects, so a big state costs nothing until looked at.
@@ -46,6 +48,8 @@ public final class DevtoolsHub {
   /// Dependency calls while a page was connected, each after the entry that was the latest then.
   private(set) var dependencyCalls: [(after: Int, line: LuaValue)] = []
   private let started = ContinuousClock.now
+  /// Whether the host is observed from the session's start, pages connected or not.
+  private(set) var observesFromStart = false
 
   /// - Parameters:
   ///   - feature: The feature's script, as recordings name it.
@@ -62,8 +66,25 @@ public final class DevtoolsHub {
     self.history = DevtoolsHistory(limit: historyLimit)
   }
 
-  /// Whether a page is connected (and so whether the host reports to the hub).
-  public var isObserved: Bool { !clients.isEmpty }
+  /// Whether the host reports to the hub: from the start (``observeFromStart()``), or while a page
+  /// is connected.
+  public var isObserved: Bool { observesFromStart || !clients.isEmpty }
+
+  /// Observes the host from now on, pages connected or not: the log starts with the state now (a
+  /// `started` entry), and a page that connects later sees every action since, as far as the
+  /// history bound keeps them.
+  ///
+  /// Called again (a new host took the session over), it tells the new host to report.
+  public func observeFromStart() {
+    guard let host else { return }
+    // NB: pages connected already had the host report, and their log has its `connected` entry.
+    let watchedAlready = !observesFromStart && !clients.isEmpty
+    observesFromStart = true
+    host.observe(self)
+    guard !watchedAlready, history.last == nil else { return }
+    let (state, view) = host.snapshot()
+    record(.started, action: nil, state: state, view: view, note: "the session started")
+  }
 
   /// The entries kept, oldest first.
   public var entries: [DevtoolsEntry] { Array(history.entries) }
@@ -173,7 +194,7 @@ public final class DevtoolsHub {
     for event in effects { continuation.yield(DevtoolsMessage.effect(event)) }
     let first = clients.isEmpty
     clients[id] = continuation
-    if first, let host {
+    if first, !observesFromStart, let host {
       // NB: the hook goes in only now; what happened while no page watched is summed up by the state.
       host.observe(self)
       let (state, view) = host.snapshot()
@@ -186,7 +207,7 @@ public final class DevtoolsHub {
   /// Forgets a page; when it was the last, the host stops reporting.
   public func disconnect(_ client: Int) {
     clients.removeValue(forKey: client)?.finish()
-    if clients.isEmpty { host?.observe(nil) }
+    if clients.isEmpty, !observesFromStart { host?.observe(nil) }
   }
 
   private func broadcast(_ message: String) {
@@ -247,6 +268,12 @@ public final class DevtoolsHub {
       } catch {
         send(DevtoolsMessage.notice("\(error)", isError: true), to: client)
       }
+    case let .skip(id, skipped):
+      do {
+        try skip(id, skipped)
+      } catch {
+        send(DevtoolsMessage.notice("cannot \(skipped ? "skip" : "unskip") #\(id): \(error)", isError: true), to: client)
+      }
     case .exportRecording:
       send(DevtoolsMessage.export(format: "record", text: DevtoolsRecording.write(self)), to: client)
     case .exportTest:
@@ -266,15 +293,52 @@ public final class DevtoolsHub {
     }
   }
 
+  /// Skips (or unskips) the action of entry `id`: the states from it on are recomputed from the
+  /// recorded actions, each reduced by the host from the state before it without running its
+  /// effects (the actions effects sent are in the log and are reduced again where they were), and
+  /// the store is put in the last one. Pages are told which entries are skipped now.
+  ///
+  /// Nothing changes when the host cannot reduce or change its store: the error says why.
+  func skip(_ id: Int, _ skipped: Bool) throws {
+    guard let start = history.index(of: id) else { throw DevtoolsRequestError("entry #\(id) is no longer kept") }
+    let entries = history.entries
+    guard entries[start].isReducedAction else {
+      throw DevtoolsRequestError("entry #\(id) is not an action the session reduced (\(entries[start].source.rawValue))")
+    }
+    guard entries[start].skipped != skipped else { return }
+    guard start > 0 else { throw DevtoolsRequestError("the state before entry #\(id) is no longer kept") }
+    guard let host else { throw DevtoolsRequestError("no session is attached") }
+    var state = entries[start - 1].state
+    var states: [LuaValue] = []
+    states.reserveCapacity(entries.count - start)
+    for index in start..<entries.count {
+      let entry = entries[index]
+      let isSkipped = index == start ? skipped : entry.skipped
+      if entry.isReducedAction, let action = entry.action {
+        if !isSkipped { state = try host.reduce(state, action) }
+      } else if !entry.keepsState {
+        state = entry.state
+      }
+      states.append(state)
+    }
+    if state != entries[entries.count - 1].state { try host.replaceState(state) }
+    // NB: looked up again: the host reports nothing while putting its store in the state, but the
+    //     log is its own to keep straight.
+    guard let first = history.index(of: id) else { return }
+    history.recompute(from: first, states: states, skipped: id, skipped)
+    broadcast(DevtoolsMessage.skipped(history.entries.filter(\.skipped).map(\.id), recomputedFrom: id))
+  }
+
   /// The state, view and diff of entry `id`: computed now, for the page that asked.
   func detail(of id: Int) -> String {
     guard let entry = history[id: id] else {
       return DevtoolsMessage.notice("entry #\(id) is no longer kept", isError: true)
     }
     var view = entry.view
-    if view == nil, entry.source == .imported { view = host?.render(entry.state) }
-    let difference = history.previous(of: id).flatMap { diff($0.state, entry.state) }
-    return DevtoolsMessage.detail(entry, view: view, diff: difference)
+    if view == nil, entry.source == .imported || entry.recomputed { view = host?.render(entry.state) }
+    let previous = history.previous(of: id)
+    let difference = previous.flatMap { diff($0.state, entry.state) }
+    return DevtoolsMessage.detail(entry, view: view, diff: difference, before: previous?.state)
   }
 }
 

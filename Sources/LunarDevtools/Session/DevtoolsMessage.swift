@@ -21,6 +21,7 @@ enum DevtoolsMessage {
     ]
     if let action = entry.action { message["action"] = action }
     if let note = entry.note { message["note"] = .text(note) }
+    if entry.skipped { message["skipped"] = true }
     return encode(message, showing: "action")
   }
 
@@ -38,14 +39,23 @@ enum DevtoolsMessage {
     return encode(.table(message))
   }
 
+  /// The entries skipped now (all of them), after `id` was skipped or unskipped: the states from
+  /// `id` on were recomputed.
+  static func skipped(_ ids: [Int], recomputedFrom id: Int) -> String {
+    encode(["type": "skipped", "ids": .array(ids.map(int)), "from": int(id)])
+  }
+
   static func forgotten(through id: Int) -> String {
     encode(["type": "forgotten", "through": int(id)])
   }
 
-  static func detail(_ entry: DevtoolsEntry, view: String?, diff: String?) -> String {
+  /// - Parameter before: The state of the entry before it, from which the page draws the diff as a tree.
+  static func detail(_ entry: DevtoolsEntry, view: String?, diff: String?, before: LuaValue? = nil) -> String {
     var message: [LuaString: LuaValue] = ["type": "detail", "id": int(entry.id), "state": entry.state]
+    if entry.skipped { message["skipped"] = true }
     if let view { message["view"] = .text(view) }
     if let diff { message["diff"] = .text(diff) }
+    if let before, diff != nil { message["before"] = before }
     return encode(message, showing: "state")
   }
 

@@ -14,7 +14,8 @@ import LuaBridge
 /// ```
 ///
 /// The recording starts from the state of the log's first entry: a session the page joined late
-/// replays from the moment it joined.
+/// replays from the moment it joined. A skipped action is left out (the states after it are the
+/// recomputed ones).
 enum DevtoolsRecording {
   /// The entries kept, in the record format.
   @MainActor
@@ -34,7 +35,7 @@ enum DevtoolsRecording {
     line(.table(session))
     var calls = hub.dependencyCalls[...]
     for entry in entries {
-      if let action = entry.action {
+      if let action = entry.action, !entry.skipped {
         switch entry.source {
         case .input, .devtools:
           line(["kind": "action", "t": seconds(entry.time), "action": action])
@@ -42,7 +43,7 @@ enum DevtoolsRecording {
         case .effect:
           line(["kind": "effectAction", "t": seconds(entry.time), "action": action])
           line(["kind": "state", "state": entry.state])
-        case .connected, .reload, .imported:
+        case .started, .connected, .reload, .imported:
           break
         }
       }

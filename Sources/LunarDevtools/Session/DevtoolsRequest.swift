@@ -8,6 +8,8 @@ import LuaBridge
 /// {"type":"resume","id":3}              put the store back in entry 3's state
 /// {"type":"export","format":"record"}   or "test"
 /// {"type":"import","text":"{\"kind\":\"session\",…}\n…"}
+/// {"type":"skip","id":3}                recompute the states after entry 3 without its action
+/// {"type":"unskip","id":3}              and with it again
 /// ```
 enum DevtoolsRequest: Equatable {
   case select(Int)
@@ -16,6 +18,7 @@ enum DevtoolsRequest: Equatable {
   case exportRecording
   case exportTest
   case importRecording(String)
+  case skip(Int, Bool)
 
   init(_ text: String) throws(DevtoolsRequestError) {
     let message: LuaValue
@@ -39,6 +42,8 @@ enum DevtoolsRequest: Equatable {
     switch type {
     case "select": self = .select(try id())
     case "resume": self = .resume(try id())
+    case "skip": self = .skip(try id(), true)
+    case "unskip": self = .skip(try id(), false)
     case "dispatch": self = .dispatch(try string("action"))
     case "import": self = .importRecording(try string("text"))
     case "export":
@@ -48,12 +53,13 @@ enum DevtoolsRequest: Equatable {
       case let other: throw DevtoolsRequestError("export format \(other.map { "'\($0.prefix(40))'" } ?? "(none)") is not record or test")
       }
     default:
-      throw DevtoolsRequestError("unknown request \(type.map { "'\($0.prefix(40))'" } ?? "(no type)") (requests: dispatch, export, import, resume, select)")
+      throw DevtoolsRequestError("unknown request \(type.map { "'\($0.prefix(40))'" } ?? "(no type)") (requests: dispatch, export, import, resume, select, skip, unskip)")
     }
   }
 }
 
-struct DevtoolsRequestError: Error, CustomStringConvertible {
-  let description: String
-  init(_ description: String) { self.description = description }
+/// Why a page's request was refused, in words the page shows.
+public struct DevtoolsRequestError: Error, CustomStringConvertible {
+  public let description: String
+  public init(_ description: String) { self.description = description }
 }

@@ -21,6 +21,9 @@ protocol DevtoolsSubject: AnyObject {
   func sendFromDevtools(_ action: LuaValue)
   /// Puts the store back in `state`, or says why it cannot.
   func resume(_ state: LuaValue) throws
+  /// The feature as a reducer of its own, to recompute states when the page skips an action, or
+  /// why it cannot.
+  func recomputingReducer() throws -> PluginReducer
   /// The module a test exported from the page requires (`feature` for `feature.lua`).
   var testModule: String { get }
 }
@@ -54,6 +57,10 @@ final class DevtoolsBinding: DevtoolsHost, SessionInspector {
   private var returnedOrigin: String?
   /// The page's number for the effects of each action whose effects run, by the session's.
   private var inspected: [Int: Int] = [:]
+  /// The reducer recomputing states when the page skips an action, made when first needed.
+  private var recomputer: PluginReducer?
+  /// Whether the store is being put in a recomputed state: the hub has updated the log itself.
+  private var replacing = false
 
   init(
     subject: any DevtoolsSubject, hub: DevtoolsHub, sessions: @escaping () -> [String] = { [] },
@@ -65,6 +72,8 @@ final class DevtoolsBinding: DevtoolsHost, SessionInspector {
     self.onObserve = onObserve
     hub.host = self
     hub.luaClients = Recorder.clients(of: subject.servingFeature)
+    // NB: the log is kept from the start, so that a page opened late sees every action since.
+    hub.observeFromStart()
   }
 
   // MARK: - DevtoolsHost
@@ -95,6 +104,22 @@ final class DevtoolsBinding: DevtoolsHost, SessionInspector {
   }
 
   func resume(_ state: LuaValue) throws {
+    try subject?.resume(state)
+  }
+
+  func reduce(_ state: LuaValue, _ action: LuaValue) throws -> LuaValue {
+    guard let subject else { throw DevtoolsRefusal(message: "the session has ended") }
+    let reducer = try recomputer ?? subject.recomputingReducer()
+    recomputer = reducer
+    var recomputed = LuaState(state)
+    // NB: the effects it returns are not run: what they sent is in the log, reduced where it was.
+    _ = reducer.reduce(into: &recomputed, action: action)
+    return recomputed.value
+  }
+
+  func replaceState(_ state: LuaValue) throws {
+    replacing = true
+    defer { replacing = false }
     try subject?.resume(state)
   }
 
@@ -162,6 +187,7 @@ final class DevtoolsBinding: DevtoolsHost, SessionInspector {
   }
 
   func resumed(state: LuaState, view: String?) {
+    guard !replacing else { return }
     watching?.record(.devtools, action: nil, state: state.value, view: view, note: "resumed from an earlier state")
   }
 }

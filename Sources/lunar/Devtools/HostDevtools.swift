@@ -64,5 +64,9 @@ extension Plugin: DevtoolsSubject {
     throw DevtoolsRefusal(message: "lunar host cannot put a plugin's store back in an earlier state; lunar run --devtools can")
   }
 
+  func recomputingReducer() throws -> PluginReducer {
+    throw DevtoolsRefusal(message: "lunar host cannot put a plugin's store in a recomputed state; lunar run --devtools can")
+  }
+
   var testModule: String { "feature" }
 }

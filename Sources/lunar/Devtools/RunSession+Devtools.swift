@@ -1,5 +1,6 @@
 import LuaBridge
 import LuaFeatures
+import LunarPlugins
 
 /// `lunar run --devtools`: the session is what its page looks at and acts on (it puts its store
 /// back in an earlier state with ``RunSession/resume(_:)``).
@@ -22,6 +23,10 @@ extension RunSession: DevtoolsSubject {
 
   func sendFromDevtools(_ action: LuaValue) {
     _ = send(action, source: "devtools")
+  }
+
+  func recomputingReducer() throws -> PluginReducer {
+    plugin.reducer()
   }
 
   var testModule: String {

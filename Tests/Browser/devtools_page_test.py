@@ -336,6 +336,23 @@ def set_input(browser, selector, value):
     }})()""")
 
 
+def reload(browser):
+    """Reloads the page and waits for it to connect.
+
+    NB: now and then (one reload in three or four here) Chromium's request for devtools.js on a
+    reload stays pending for about 25 s while the server answers the same request from another
+    client at once; a second reload loads. The settings under test are the same either way."""
+    for attempt in range(3):
+        browser.call("Page.reload")
+        try:
+            browser.wait_for("the page to connect again", "document.querySelector('#status')?.textContent === 'connected'"
+                             " && window.lunarDevtools?.latest != null", timeout=6)
+            return
+        except Failure:
+            if attempt == 2:
+                raise
+
+
 def check_controls(browser, lunar):
     """The everyday controls: slider, keyboard, search and deny list, trees, skip, pause, lock, and
     the settings kept across a reload."""
@@ -446,9 +463,7 @@ def check_controls(browser, lunar):
     if browser.evaluate("document.querySelector('#state details').open"):
         raise Failure("the state's tree did not close")
     set_input(browser, "#search", "crement")
-    browser.call("Page.reload")
-    browser.wait_for("the page to connect again", "document.querySelector('#status')?.textContent === 'connected'"
-                     " && window.lunarDevtools.latest !== null")
+    reload(browser)
     kept = browser.evaluate("""({
         search: document.querySelector('#search').value,
         pause: document.querySelector('#pause').textContent,

@@ -359,7 +359,7 @@ function showDiff(detail) {
     box.textContent = detail.diff ? detail.diff : "(no state change)";
     return;
   }
-  const changes = diffNode("$", null, detail.before, detail.state);
+  const changes = diffNode("$", "state", detail.before, detail.state);
   box.appendChild(changes ?? document.createTextNode("(no state change)"));
 }
 

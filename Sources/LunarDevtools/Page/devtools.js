@@ -1,8 +1,10 @@
 // The devtools page: a live log of the session's actions, time travel through the states they led
 // to (a list, a slider, the keyboard), filter and search, skipping an action, pause and lock,
 // state, action and diff as collapsible trees, effects, dispatch, import and export. Its settings
-// (filter, pause, lock, the trees opened) are kept in localStorage across reloads. It speaks JSON over a WebSocket to the host (/session):
-// entries arrive as summaries; the state, view and diff of an entry are asked for when it is shown.
+// (filter, pause, lock, the trees opened) are kept in localStorage across reloads. It speaks JSON
+// over a WebSocket to the host (/session): entries arrive as summaries; the state, view and diff of
+// an entry are asked for when it is shown. The trees are drawn by devtools-tree.js, the controls
+// are devtools-controls.js, which starts the page.
 "use strict";
 
 const $ = (selector) => document.querySelector(selector);
@@ -156,74 +158,6 @@ function addEntry(entry) {
   if (page.following && !held && !item.classList.contains("filtered")) select(entry.id, true);
 }
 
-// MARK: filter, search, pause
-
-function deniedTypes() {
-  return new Set(page.settings.denylist.split(/[\s,]+/).filter(Boolean));
-}
-
-function applyFilter(item, entry, denied = deniedTypes(), search = page.settings.search.toLowerCase()) {
-  const type = entry.action && typeof entry.action === "object" ? entry.action.type : undefined;
-  const hidden = (type !== undefined && denied.has(type)) ||
-    (search !== "" && !`${entry.source} ${describe(entry)}`.toLowerCase().includes(search));
-  item.classList.toggle("filtered", hidden);
-}
-
-function refilter() {
-  const denied = deniedTypes();
-  const search = page.settings.search.toLowerCase();
-  for (const item of document.querySelectorAll("#log li[data-id]")) {
-    const entry = page.entries.get(Number(item.dataset.id));
-    if (entry) applyFilter(item, entry, denied, search);
-    item.classList.toggle("held", isHeld(Number(item.dataset.id)));
-  }
-  updateCounts();
-}
-
-function isHeld(id) {
-  return page.settings.paused && page.settings.pausedAt !== null && id > page.settings.pausedAt;
-}
-
-function updateCounts() {
-  const held = document.querySelectorAll("#log li.held").length;
-  const filtered = document.querySelectorAll("#log li.filtered:not(.held)").length;
-  $("#log-count").textContent = `${page.entries.size} kept` + (filtered ? ` · ${filtered} filtered out` : "");
-  $("#held").hidden = !page.settings.paused;
-  $("#held").textContent = `paused: ${held} new not listed`;
-  scheduleSlider();
-}
-
-function visibleItems() {
-  return [...document.querySelectorAll("#log li[data-id]:not(.filtered):not(.held)")];
-}
-
-// NB: at most once a frame: a batch may bring a thousand entries.
-function scheduleSlider() {
-  if (page.sliderScheduled) return;
-  page.sliderScheduled = true;
-  requestAnimationFrame(() => { page.sliderScheduled = false; updateSlider(); });
-}
-
-function updateSlider() {
-  const items = visibleItems();
-  const slider = $("#slider");
-  slider.max = Math.max(0, items.length - 1);
-  const index = items.findIndex((item) => Number(item.dataset.id) === page.selected);
-  slider.value = index < 0 ? items.length - 1 : index;
-  slider.disabled = items.length < 2;
-  $("#slider-label").textContent = items.length ? `${index < 0 ? "–" : index + 1} / ${items.length}` : "";
-}
-
-function markSkipped(ids, from) {
-  const skipped = new Set(ids);
-  for (const [id, entry] of page.entries) {
-    entry.skipped = skipped.has(id);
-    document.querySelector(`#log li[data-id="${id}"]`)?.classList.toggle("skipped", entry.skipped);
-  }
-  // NB: the states from `from` on were recomputed: the one shown may have changed.
-  if (page.selected !== null && page.selected >= from) select(page.selected, page.following);
-}
-
 function addError(id, error) {
   const entry = page.entries.get(id);
   if (!entry) return;
@@ -285,133 +219,6 @@ function showDetail(detail) {
   showDiff(detail);
 }
 
-// MARK: trees
-
-// How deep a tree opens by itself; what the user opens or closes is remembered by path.
-const OPEN_DEPTH = 2;
-
-function showTree(box, pane, value) {
-  box.replaceChildren(treeNode(pane, "$", null, value, 0));
-}
-
-function isContainer(value) {
-  return value !== null && typeof value === "object";
-}
-
-function leafText(value) {
-  return typeof value === "string" ? JSON.stringify(value) : String(value);
-}
-
-function summary(value) {
-  if (Array.isArray(value)) return `[${value.length}]`;
-  const keys = Object.keys(value);
-  return `{${keys.length} ${keys.length === 1 ? "field" : "fields"}}`;
-}
-
-function treeNode(pane, path, key, value, depth) {
-  const label = document.createElement("span");
-  label.className = "key";
-  if (key !== null) label.textContent = `${key}: `;
-  if (!isContainer(value)) {
-    const leaf = document.createElement("div");
-    leaf.className = "leaf";
-    const text = document.createElement("span");
-    text.className = `value ${value === null ? "null" : typeof value}`;
-    text.textContent = leafText(value);
-    leaf.append(label, text);
-    return leaf;
-  }
-  const node = document.createElement("details");
-  node.dataset.path = path;
-  const remembered = page.settings.expanded[`${pane}:${path}`];
-  node.open = remembered ?? depth < OPEN_DEPTH;
-  const head = document.createElement("summary");
-  const size = document.createElement("span");
-  size.className = "size";
-  size.textContent = summary(value);
-  head.append(label, size);
-  node.appendChild(head);
-  const fill = () => {
-    if (node.dataset.filled) return;
-    node.dataset.filled = "1";
-    const keys = Array.isArray(value) ? value.map((_, index) => index) : Object.keys(value).sort();
-    for (const child of keys) {
-      node.appendChild(treeNode(pane, `${path}.${child}`, Array.isArray(value) ? child + 1 : child, value[child], depth + 1));
-    }
-  };
-  // NB: children are built when first opened: a large state costs what is looked at.
-  if (node.open) fill();
-  node.addEventListener("toggle", (event) => {
-    if (event.target !== node) return;
-    if (node.open) fill();
-    page.settings.expanded[`${pane}:${path}`] = node.open;
-    saveSettings();
-  });
-  return node;
-}
-
-// The diff as a tree of what changed: each changed value with what it was (−) and is (+);
-// what did not change is left out, counted.
-function showDiff(detail) {
-  const box = $("#diff");
-  box.replaceChildren();
-  if (!detail.diff || detail.before === undefined) {
-    box.textContent = detail.diff ? detail.diff : "(no state change)";
-    return;
-  }
-  const changes = diffNode("$", "state", detail.before, detail.state);
-  box.appendChild(changes ?? document.createTextNode("(no state change)"));
-}
-
-function diffNode(path, key, before, after) {
-  if (JSON.stringify(before) === JSON.stringify(after)) return null;
-  const label = document.createElement("span");
-  label.className = "key";
-  if (key !== null) label.textContent = `${key}: `;
-  if (isContainer(before) && isContainer(after) && Array.isArray(before) === Array.isArray(after)) {
-    const node = document.createElement("details");
-    node.dataset.path = path;
-    const remembered = page.settings.expanded[`diff:${path}`];
-    node.open = remembered ?? true;
-    const head = document.createElement("summary");
-    head.appendChild(label);
-    node.appendChild(head);
-    const keys = Array.isArray(after)
-      ? [...Array(Math.max(before.length, after.length)).keys()]
-      : [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
-    let unchanged = 0;
-    for (const child of keys) {
-      const shown = Array.isArray(after) ? child + 1 : child;
-      const changed = diffNode(`${path}.${child}`, shown, before[child], after[child]);
-      if (changed) node.appendChild(changed); else unchanged += 1;
-    }
-    if (unchanged) {
-      const rest = document.createElement("div");
-      rest.className = "unchanged";
-      rest.textContent = `… ${unchanged} unchanged`;
-      node.appendChild(rest);
-    }
-    node.addEventListener("toggle", (event) => {
-      if (event.target !== node) return;
-      page.settings.expanded[`diff:${path}`] = node.open;
-      saveSettings();
-    });
-    return node;
-  }
-  const change = document.createElement("div");
-  change.className = "change";
-  change.appendChild(label);
-  for (const [sign, value, className] of [["−", before, "minus"], ["+", after, "plus"]]) {
-    if (value === undefined) continue;
-    const side = document.createElement("div");
-    side.className = className;
-    side.appendChild(document.createTextNode(`${sign} `));
-    side.appendChild(isContainer(value) ? treeNode("diff-value", `${path}${sign}`, null, value, 1) : document.createTextNode(leafText(value)));
-    change.appendChild(side);
-  }
-  return change;
-}
-
 function showErrors(entry) {
   const box = $("#errors");
   box.replaceChildren();
@@ -445,99 +252,6 @@ function addEffect(event) {
   while (body.rows.length > 500) body.deleteRow(0);
   $("#timeline-pane").scrollTop = $("#timeline-pane").scrollHeight;
 }
-
-// MARK: controls
-
-function updateButtons() {
-  const locked = page.settings.locked;
-  const entry = page.entries.get(page.selected);
-  const skippable = entry !== undefined && entry.action !== undefined && entry.source !== "connected" &&
-    entry.source !== "started" && entry.source !== "reload";
-  $("#resume").disabled = locked || page.selected === null;
-  $("#skip").disabled = locked || !skippable;
-  $("#skip").textContent = entry?.skipped ? "Unskip" : "Skip";
-  $("#dispatch-input").disabled = locked;
-  $("#dispatch-button").disabled = locked;
-  $("#import-file").disabled = locked;
-  $("#lock").textContent = locked ? "Unlock" : "Lock";
-  $("#lock").classList.toggle("on", locked);
-  $("#pause").textContent = page.settings.paused ? "Unpause" : "Pause";
-  $("#pause").classList.toggle("on", page.settings.paused);
-  document.body.classList.toggle("locked", locked);
-}
-
-// NB: the lock is this page's promise not to change the session; lunar does not know of it.
-function refuseWhenLocked(what) {
-  if (!page.settings.locked) return false;
-  notice(`locked: unlock the page to ${what}`, true);
-  return true;
-}
-
-function toggleSkip() {
-  const entry = page.entries.get(page.selected);
-  if (!entry || $("#skip").disabled || refuseWhenLocked("skip an action")) return;
-  send({ type: entry.skipped ? "unskip" : "skip", id: entry.id });
-}
-
-$("#skip").addEventListener("click", toggleSkip);
-
-$("#pause").addEventListener("click", () => {
-  page.settings.paused = !page.settings.paused;
-  page.settings.pausedAt = page.settings.paused ? page.latest ?? 0 : null;
-  saveSettings();
-  refilter();
-  updateButtons();
-  if (!page.settings.paused && page.following && page.latest !== null) select(page.latest, true);
-});
-
-$("#lock").addEventListener("click", () => {
-  page.settings.locked = !page.settings.locked;
-  saveSettings();
-  updateButtons();
-});
-
-for (const [selector, key] of [["#search", "search"], ["#denylist", "denylist"]]) {
-  const input = $(selector);
-  input.value = page.settings[key];
-  input.addEventListener("input", () => {
-    page.settings[key] = input.value;
-    saveSettings();
-    refilter();
-  });
-}
-
-$("#slider").addEventListener("input", (event) => {
-  const items = visibleItems();
-  const item = items[Number(event.target.value)];
-  if (item) select(Number(item.dataset.id), item === items[items.length - 1]);
-});
-
-function step(offset) {
-  const items = visibleItems();
-  if (items.length === 0) return;
-  let index = items.findIndex((item) => Number(item.dataset.id) === page.selected);
-  if (index < 0) index = items.length - 1;
-  const next = Math.min(items.length - 1, Math.max(0, offset === -Infinity ? 0 : offset === Infinity ? items.length - 1 : index + offset));
-  select(Number(items[next].dataset.id), next === items.length - 1);
-}
-
-document.addEventListener("keydown", (event) => {
-  const target = event.target;
-  const typing = target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target.isContentEditable;
-  if (typing || event.ctrlKey || event.metaKey || event.altKey) {
-    if (event.key === "Escape" && typing) target.blur();
-    return;
-  }
-  const keys = {
-    ArrowUp: () => step(-1), k: () => step(-1), ArrowDown: () => step(1), j: () => step(1),
-    Home: () => step(-Infinity), End: () => step(Infinity), f: () => step(Infinity),
-    s: toggleSkip, "/": () => $("#search").focus(),
-  };
-  const action = keys[event.key];
-  if (!action) return;
-  event.preventDefault();
-  action();
-});
 
 $("#dispatch").addEventListener("submit", (event) => {
   event.preventDefault();
@@ -593,6 +307,3 @@ function notice(text, isError) {
   clearTimeout(box.timer);
   box.timer = setTimeout(() => { box.className = ""; }, isError ? 8000 : 3000);
 }
-
-updateButtons();
-connect();

@@ -45,7 +45,7 @@ public final class DevtoolsHub {
   private var nextEffect = 1
   /// Effects started and not yet ended.
   private var running: Set<Int> = []
-  /// Dependency calls while a page was connected, each after the entry that was the latest then.
+  /// Dependency calls while the host was observed, each after the entry that was the latest then.
   private(set) var dependencyCalls: [(after: Int, line: LuaValue)] = []
   private let started = ContinuousClock.now
   /// Whether the host is observed from the session's start, pages connected or not.

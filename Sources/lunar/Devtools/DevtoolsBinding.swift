@@ -29,19 +29,20 @@ protocol DevtoolsSubject: AnyObject {
 }
 
 /// The devtools page of one session (`lunar run --devtools`, or one plugin of `lunar host
-/// --devtools`): what the session does, told to the page's hub while a page looks, and what the
-/// page asks of the session.
+/// --devtools`): what the session does, told to the page's hub from the session's start, and what
+/// the page asks of the session (dispatch, resume, skip: it reduces the log's actions again with a
+/// reducer of its own and puts the store in the state they lead to).
 ///
 /// The session tells it each step (``willReduce(_:source:)``, ``didReduce(state:view:)``, …); it
-/// passes them on only while a page is connected (the hub tells it, through ``observe(_:)``), so a
-/// session nobody watches pays a `nil` check.
+/// passes them on while the hub observes it (the hub tells it, through ``observe(_:)``): from its
+/// creation, so that a page opened late sees every action since, as far as the history keeps.
 @MainActor
 final class DevtoolsBinding: DevtoolsHost, SessionInspector {
   let hub: DevtoolsHub
   private(set) weak var subject: (any DevtoolsSubject)?
-  /// The hub while a page is connected; `nil` otherwise.
+  /// The hub while it observes the session; `nil` otherwise.
   private var watching: DevtoolsHub?
-  /// Told when a page connects (the hub) or leaves (`nil`): `lunar run` only then inspects.
+  /// Told when the hub starts (the hub) or stops (`nil`) observing: `lunar run` only then inspects.
   private let onObserve: (DevtoolsBinding, DevtoolsHub?) -> Void
   private let sessionNames: () -> [String]
   /// The action being reduced, and the errors it raised so far: its entry is added once reduced.

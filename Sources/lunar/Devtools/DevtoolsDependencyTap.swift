@@ -3,10 +3,10 @@ import LuaFeatures
 import LunarDevtools
 import LunarHostSupport
 
-/// Dependencies that tell the devtools page each call and its result while a page is connected, so
-/// an exported session replays (and becomes a test) with the answers it got.
+/// Dependencies that tell the devtools hub each call and its result while it observes the session
+/// (from the start), so an exported session replays (and becomes a test) with the answers it got.
 ///
-/// NB: installed only with `--devtools`; without a page a call pays one locked read of `hub`.
+/// NB: installed only with `--devtools`.
 final class DevtoolsDependencyTap: Sendable {
   private let hub = Locked<DevtoolsHub?>(nil)
 

@@ -20,8 +20,8 @@ final class HostDevtools {
     self.seed = seed
   }
 
-  /// The binding of `plugin`, made when it is first asked for; it reports to the page only while
-  /// one shows it.
+  /// The binding of `plugin`, made when it is first asked for; it reports to the plugin's hub from
+  /// then on, so that a page opened later sees the plugin's actions since.
   func glue(for plugin: Plugin) -> DevtoolsBinding {
     if let glue = plugins[plugin.name], glue.subject === plugin { return glue }
     let hub = plugins[plugin.name]?.hub

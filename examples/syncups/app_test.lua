@@ -22,12 +22,12 @@ test("detailEdit", function()
     state.path[1] = { id = 0, screen = "detail", state = Detail:initialWith { syncUp = syncUp } }
   end)
   store:send(onDetail(0, { type = "editButtonTapped" }), function(state)
-    state.path[1].state.destination = lunar.present("edit", { focus = "title", syncUp = syncUp })
+    state.path[1].state.destination = { screen = "edit", state = { focus = "title", syncUp = syncUp } }
   end)
   local newSyncUp = models.copy(syncUp)
   newSyncUp.title = "Blob"
-  store:send(onDetail(0, { type = "destination", screen = "edit",
-    action = { type = "binding", path = "syncUp", value = newSyncUp } }), function(state)
+  store:send(onDetail(0, { type = "destination",
+    action = { type = "edit", action = { type = "binding", path = "syncUp", value = newSyncUp } } }), function(state)
     state.path[1].state.destination.state.syncUp.title = "Blob"
   end)
   store:send(onDetail(0, { type = "doneEditingButtonTapped" }), function(state)
@@ -45,16 +45,16 @@ test("delete", function()
     state.path[1] = { id = 0, screen = "detail", state = Detail:initialWith { syncUp = syncUp } }
   end)
   store:send(onDetail(0, { type = "deleteButtonTapped" }), function(state)
-    state.path[1].state.destination = lunar.present("alert", lunar.alert {
+    state.path[1].state.destination = { screen = "alert", state = lunar.alert {
       title = "Delete?",
       message = "Are you sure you want to delete this meeting?",
       buttons = {
         { label = "Yes", role = "destructive", action = { type = "confirmDeletion" } },
         { label = "Nevermind", role = "cancel" },
       },
-    })
+    } }
   end)
-  store:send(onDetail(0, { type = "destination", screen = "alert", action = { type = "confirmDeletion" } }),
+  store:send(onDetail(0, { type = "destination", action = { type = "alert", action = { type = "confirmDeletion" } } }),
     function(state)
       state.path[1].state.destination = nil
       state.syncUpsList.syncUps = {}

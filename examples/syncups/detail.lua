@@ -58,13 +58,13 @@ local function reduce(state, action, deps)
     state.destination = nil
 
   elseif t == "deleteButtonTapped" then
-    state.destination = lunar.present("alert", alerts.deleteSyncUp())
+    state.destination = { screen = "alert", state = alerts.deleteSyncUp() }
 
   elseif t == "deleteMeetings" then
     removeAt(state.syncUp.meetings, models.copy(action.offsets))
 
-  elseif t == "destination" and action.screen == "alert" then
-    local button = action.action.type
+  elseif t == "destination" and action.action.type == "alert" then
+    local button = action.action.action.type
     if button == "confirmDeletion" then
       lunar.removeShared(state.syncUp)
       return fx.dismiss()
@@ -81,16 +81,16 @@ local function reduce(state, action, deps)
     state.destination = nil
 
   elseif t == "editButtonTapped" then
-    state.destination = lunar.present("edit", models.formState(models.copy(state.syncUp), deps))
+    state.destination = { screen = "edit", state = models.formState(models.copy(state.syncUp), deps) }
 
   elseif t == "startMeetingButtonTapped" then
     local status = deps.speech.authorizationStatus()
     if status == "notDetermined" or status == "authorized" then
       return startMeeting()
     elseif status == "denied" then
-      state.destination = lunar.present("alert", alerts.speechRecognitionDenied())
+      state.destination = { screen = "alert", state = alerts.speechRecognitionDenied() }
     elseif status == "restricted" then
-      state.destination = lunar.present("alert", alerts.speechRecognitionRestricted())
+      state.destination = { screen = "alert", state = alerts.speechRecognitionRestricted() }
     end
   end
 end
@@ -116,7 +116,7 @@ local function view(state)
     lines[#lines + 1] = "── Edit ──  [ Cancel ]  [ Done ]"
     lines[#lines + 1] = Form.view(destination.state)
   elseif destination ~= nil then
-    lines[#lines + 1] = lunar.render(destination.state)
+    lines[#lines + 1] = lunar.alertText(destination.state)
   end
   return table.concat(lines, "\n")
 end
@@ -125,7 +125,7 @@ return lunar.feature {
   name = "SyncUpDetail",
   initial = {},
   shared = {
-    syncUp = lunar.sharedElement("syncUps"),
+    syncUp = lunar.sharedElement(require("shared").syncUps),
   },
   actions = {
     cancelEditButtonTapped = {},

@@ -14,20 +14,20 @@ local function detailStore(status, options)
 end
 
 local function alertOf(button)
-  return { type = "destination", screen = "alert", action = { type = button } }
+  return { type = "destination", action = { type = "alert", action = { type = button } } }
 end
 
 test("speechRestricted", function()
   local store = detailStore("restricted")
   store:send({ type = "startMeetingButtonTapped" }, function(state)
-    state.destination = lunar.present("alert", lunar.alert {
+    state.destination = { screen = "alert", state = lunar.alert {
       title = "Speech recognition restricted",
       message = "Your device does not support speech recognition and so your meeting will not be recorded.",
       buttons = {
         { label = "Continue without recording", action = { type = "continueWithoutRecording" } },
         { label = "Cancel", role = "cancel" },
       },
-    })
+    } }
   end)
 end)
 
@@ -45,14 +45,14 @@ local denied = lunar.alert {
 test("speechDenied", function()
   local store = detailStore("denied")
   store:send({ type = "startMeetingButtonTapped" }, function(state)
-    state.destination = lunar.present("alert", denied)
+    state.destination = { screen = "alert", state = denied }
   end)
 end)
 
 test("openSettings", function()
   local settingsOpened = false
   local store = detailStore("denied", {
-    initial = Detail:initialWith { syncUp = models.mock(), destination = lunar.present("alert", denied) },
+    initial = Detail:initialWith { syncUp = models.mock(), destination = { screen = "alert", state = denied } },
     deps = { settings = { open = function() settingsOpened = true end } },
   })
   store:send(alertOf("openSettings"), function(state)
@@ -64,7 +64,7 @@ end)
 
 test("continueWithoutRecording", function()
   local store = detailStore("denied", {
-    initial = Detail:initialWith { syncUp = models.mock(), destination = lunar.present("alert", denied) },
+    initial = Detail:initialWith { syncUp = models.mock(), destination = { screen = "alert", state = denied } },
   })
   store:send(alertOf("continueWithoutRecording"), function(state)
     state.destination = nil
@@ -82,10 +82,10 @@ test("edit", function()
   local syncUp = models.mock()
   local store = test.store(Detail, { initial = Detail:initialWith { syncUp = models.copy(syncUp) } })
   store:send({ type = "editButtonTapped" }, function(state)
-    state.destination = lunar.present("edit", { focus = "title", syncUp = models.copy(syncUp) })
+    state.destination = { screen = "edit", state = { focus = "title", syncUp = models.copy(syncUp) } }
   end)
   syncUp.title = "Blob's Meeting"
-  store:send({ type = "destination", screen = "edit", action = { type = "binding", path = "syncUp", value = syncUp } },
+  store:send({ type = "destination", action = { type = "edit", action = { type = "binding", path = "syncUp", value = syncUp } } },
     function(state)
       state.destination.state.syncUp.title = "Blob's Meeting"
     end)
@@ -102,14 +102,14 @@ test("delete", function()
     shared = { syncUps = { syncUp } },
   })
   store:send({ type = "deleteButtonTapped" }, function(state)
-    state.destination = lunar.present("alert", lunar.alert {
+    state.destination = { screen = "alert", state = lunar.alert {
       title = "Delete?",
       message = "Are you sure you want to delete this meeting?",
       buttons = {
         { label = "Yes", role = "destructive", action = { type = "confirmDeletion" } },
         { label = "Nevermind", role = "cancel" },
       },
-    })
+    } }
   end)
   store:send(alertOf("confirmDeletion"), function(state)
     state.destination = nil

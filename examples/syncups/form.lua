@@ -46,15 +46,15 @@ return lunar.feature {
     addAttendeeButtonTapped = {},
     deleteAttendees = { offsets = "table" },
   },
-  bindings = {
-    syncUp = "table",
-    ["syncUp.title"] = "string",
-    ["syncUp.duration"] = "integer",
-    ["syncUp.theme"] = "string",
-    focus = "any",
-  },
   body = {
-    lunar.binding(),
+    -- What the sheet's controls set: the whole sync-up, or one of its fields.
+    lunar.binding {
+      syncUp = "table",
+      ["syncUp.title"] = "string",
+      ["syncUp.duration"] = "integer",
+      ["syncUp.theme"] = "string",
+      focus = "any",
+    },
     lunar.reduce(function(state, action, deps)
       local t = action.type
       if t == "addAttendeeButtonTapped" then

@@ -22,7 +22,7 @@ end
 local function reduce(state, action, deps)
   local t = action.type
   if t == "addSyncUpButtonTapped" then
-    state.destination = lunar.present("add", models.formState(models.syncUp { id = deps.uuid() }, deps))
+    state.destination = { screen = "add", state = models.formState(models.syncUp { id = deps.uuid() }, deps) }
 
   elseif t == "confirmAddSyncUpButtonTapped" then
     local destination = state.destination
@@ -59,7 +59,7 @@ return lunar.feature {
   name = "SyncUpsList",
   initial = {},
   shared = {
-    syncUps = lunar.shared("syncUps", { default = {}, storage = "file" }),
+    syncUps = require("shared").syncUps,
   },
   actions = {
     addSyncUpButtonTapped = {},

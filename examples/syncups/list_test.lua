@@ -11,10 +11,10 @@ test("add", function()
   local syncUp = models.syncUp { id = uuid(0), attendees = { attendee(uuid(1)) } }
 
   store:send({ type = "addSyncUpButtonTapped" }, function(state)
-    state.destination = lunar.present("add", { focus = "title", syncUp = models.copy(syncUp) })
+    state.destination = { screen = "add", state = { focus = "title", syncUp = models.copy(syncUp) } }
   end)
   syncUp.title = "Engineering"
-  store:send({ type = "destination", screen = "add", action = { type = "binding", path = "syncUp", value = syncUp } },
+  store:send({ type = "destination", action = { type = "add", action = { type = "binding", path = "syncUp", value = syncUp } } },
     function(state)
       state.destination.state.syncUp.title = "Engineering"
     end)
@@ -28,14 +28,14 @@ test("addAndConfirmValidatesAttendees", function()
   local id = "deadbeef-dead-beef-dead-beefdeadbeef"
   local store = test.store(List, {
     initial = {
-      destination = lunar.present("add", {
+      destination = { screen = "add", state = {
         focus = "title",
         syncUp = models.syncUp {
           id = id,
           attendees = { attendee(uuid(0), ""), attendee(uuid(1), "    ") },
           title = "Design",
         },
-      }),
+      } },
     },
   })
   store:send({ type = "confirmAddSyncUpButtonTapped" }, function(state)

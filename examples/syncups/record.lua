@@ -116,7 +116,7 @@ local function view(state)
       speaker and speaker.name or ""),
   }
   if state.transcript ~= "" then lines[#lines + 1] = "  “" .. state.transcript .. "”" end
-  if state.alert ~= nil then lines[#lines + 1] = lunar.render(state.alert) end
+  if state.alert ~= nil then lines[#lines + 1] = lunar.alertText(state.alert) end
   return table.concat(lines, "\n")
 end
 
@@ -124,7 +124,7 @@ return lunar.feature {
   name = "RecordMeeting",
   initial = { secondsElapsed = 0, speakerIndex = 0, transcript = "" },
   shared = {
-    syncUp = lunar.sharedElement("syncUps"),
+    syncUp = lunar.sharedElement(require("shared").syncUps),
   },
   actions = {
     endMeetingButtonTapped = {},

@@ -82,13 +82,20 @@ extension LuaTestSession {
     //     on what the test or an earlier store drew.
     sandbox.seedRandom(Self.testSeed)
     let clock = TestClock()
-    let start = loaded.withSharedValues(initial.isNil ? loaded.initialValue : initial, seeding: !initial.isNil)
+    // NB: one generator for the initial state and the store: an `initial(deps)` drawing ids takes
+    //     the first ones, and the reducer goes on from there.
+    let uuid = UUIDGenerator.incrementing
+    let dependencies: (inout DependencyValues) -> Void = {
+      $0.continuousClock = clock
+      $0.uuid = uuid
+      $0.date = .constant(Date(timeIntervalSince1970: 0))
+    }
+    let built = try initial.isNil ? withDependencies(dependencies) { try reducer.instance.initialValue() } : initial
+    let start = loaded.withSharedValues(built, seeding: !initial.isNil)
     let store = TestStore(initialState: LuaState(start)) {
       reducer
     } withDependencies: {
-      $0.continuousClock = clock
-      $0.uuid = .incrementing
-      $0.date = .constant(Date(timeIntervalSince1970: 0))
+      dependencies(&$0)
     }
     if !exhaustive { store.exhaustivity = .off }
     if let timeout { store.timeout = try LuaSeconds.duration(timeout) }

@@ -16,12 +16,12 @@
 ---What `lunar.feature` takes.
 ---@class lunar.FeatureDefinition
 ---@field name string How errors, `lunar list` and the test output name the feature.
----@field initial table The state a store starts from: strings, numbers, booleans and tables of those.
+---@field initial table|fun(deps: lunar.Deps): table The state a store starts from: strings, numbers, booleans and tables of those; or a function of the store's `deps` returning it.
 ---@field reduce? fun(state: table, action: lunar.Action, deps: lunar.Deps): lunar.Effect? Evolves `state` in place (it is a journaled proxy) and returns an effect, or nothing. Leave it out when the feature has a `body`.
 ---@field body? lunar.BodyEntry[] The children and reducers of a composed feature, run in order on every action: children first, `lunar.reduce` last.
 ---@field view? fun(state: table): string The feature's screen, as text, from a plain copy of the state.
 ---@field migrate? fun(state: table) Adapts the state kept across a hot reload to the new script's shape, in place.
----@field shared? table<string, lunar.Shared> State fields shared between features and persisted: `{ settings = lunar.shared("settings", {…}) }`.
+---@field shared? table<string, lunar.Shared|lunar.SharedElement> State fields shared between features and persisted: `{ settings = lunar.shared("settings", {…}) }`, or one element of a shared array: `{ syncUp = lunar.sharedElement("syncUps") }`.
 ---@field clients? lunar.Client[] The Lua clients the feature calls through `deps`: `{ require "fact_client" }`.
 ---@field actions? table<string, table<string, lunar.FieldType>> The feature's actions and their fields: `{ increment = {}, add = { title = "string", note = "string?" } }`. Declared, any other action (or a missing, extra or mistyped field) is refused with the nearest declared name; a body's children are declared by it.
 
@@ -35,9 +35,11 @@ local Feature = {}
 ---```lua
 ---state.editing = Edit:initialWith { id = 3, title = "milk" }
 ---```
+---A feature whose `initial` is a function of `deps` needs them: `Form:initialWith({}, deps)`.
 ---@param fields? table Fields to set on the copy.
+---@param deps? lunar.Deps The reducer's `deps`, for an `initial` that is a function of them.
 ---@return table state
-function Feature:initialWith(fields) end
+function Feature:initialWith(fields, deps) end
 
 ---A client made by `lunar.client`: list it in a feature's `clients`.
 ---@class lunar.Client
@@ -45,6 +47,9 @@ function Feature:initialWith(fields) end
 
 ---A value declared with `lunar.shared`, placed in a feature's state by its `shared` field.
 ---@class lunar.Shared
+
+---A field declared with `lunar.sharedElement`: one element of a shared array, found by its `id`.
+---@class lunar.SharedElement
 
 ---Options of `lunar.shared`.
 ---@class lunar.SharedOptions
@@ -103,6 +108,19 @@ function lunar.feature(definition) end
 ---@param options lunar.SharedOptions
 ---@return lunar.Shared
 function lunar.shared(key, options) end
+
+---Declares a field that is one element of the shared array `key`: the element whose `id` is the
+---field's own `id`. Writes to the field reach the array (and its file) and every other holder in
+---the same action; writes to the array reach the field. Once the element is removed, the field
+---keeps its last value and its writes stay its own.
+---
+---```lua
+---shared = { syncUp = lunar.sharedElement("syncUps") },
+----- the parent presents it with a copy of the element: Detail:initialWith { syncUp = state.syncUps[i] }
+---```
+---@param key string|lunar.Shared The key of a shared array, or its `lunar.shared` declaration.
+---@return lunar.SharedElement
+function lunar.sharedElement(key) end
 
 ---A body entry: runs `child` on `state[key]`, always there. Its actions arrive as
 ---`{ type = key, action = {…} }`.

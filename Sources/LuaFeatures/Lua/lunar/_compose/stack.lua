@@ -63,6 +63,11 @@ function lunar.push(list, screen, childState)
       ") (destinations: " .. stack.names .. ")", 2)
   end
   if childState == nil and destination ~= nil then
+    if type(destination.initial) == "function" then
+      error("lunar.push: " .. destination.name .. "'s initial state is built with deps: pass it, as in " ..
+        "lunar.push(state." .. stack.key .. ", " .. describe(screen) .. ", " .. destination.name ..
+        ":initialWith({}, deps))", 2)
+    end
     childState = copyState(destination.initial, 0)
   elseif type(childState) ~= "table" then
     error("lunar.push: the state of " .. describe(screen) .. " must be a table, got " .. describe(childState), 2)

@@ -140,7 +140,7 @@ function lunar.forEach(key, child) end
 ---A body entry: runs `child` on `state[key]` while it is not `nil`. Present it by setting the
 ---state; close it by setting `nil`, or from the child with `fx.dismiss()`.
 ---@param key string The state field of the presented child.
----@param child lunar.Feature
+---@param child lunar.Feature|function The child, or `lunar.alert` / `lunar.confirmationDialog`.
 ---@return lunar.BodyEntry
 function lunar.ifLet(key, child) end
 
@@ -166,6 +166,67 @@ function lunar.stack(key, destinations) end
 ---@param state? table The entry's state.
 ---@return integer id
 function lunar.push(stack, screen, state) end
+
+---A body entry: one optional field holding one of several children (TCA's enum destination).
+---`state[key]` is `nil` or `{ screen = "edit", state = {…} }`; the case `screen` names runs
+---`state`. Actions name their case: `{ type = key, action = { type = "edit", action = {…} } }`.
+---Changing or clearing it cancels the previous case's effects.
+---
+---```lua
+---lunar.destination("destination", { edit = SyncUpForm, alert = lunar.alert })
+---```
+---@param key string The state field of the destination.
+---@param cases table<string, lunar.Feature|function> The cases, by name: features, `lunar.alert` or `lunar.confirmationDialog`.
+---@return lunar.BodyEntry
+function lunar.destination(key, cases) end
+
+---A button of an alert or a confirmation dialog.
+---@class lunar.AlertButton
+---@field label string The button's text.
+---@field role? "cancel"|"destructive" How the button is shown.
+---@field action? lunar.Action What tapping it sends (wrapped for the parent); none: it only dismisses.
+
+---An alert or a confirmation dialog, as state.
+---@class lunar.Alert
+---@field kind "alert"|"confirmationDialog"
+---@field title string
+---@field message? string
+---@field titleVisibility? "automatic"|"visible"|"hidden" A dialog's.
+---@field buttons lunar.AlertButton[]
+
+---@class lunar.AlertDefinition
+---@field title string
+---@field message? string
+---@field buttons? lunar.AlertButton[]
+
+---@class lunar.ConfirmationDialogDefinition: lunar.AlertDefinition
+---@field titleVisibility? "automatic"|"visible"|"hidden"
+
+---An alert as plain state (TCA's `AlertState`). Present it with `lunar.ifLet("alert", lunar.alert)`
+---or as a case of `lunar.destination`; after one of its buttons' actions reached the parent, it is
+---cleared (unless the parent replaced it).
+---@param definition lunar.AlertDefinition
+---@return lunar.Alert
+function lunar.alert(definition) end
+
+---A confirmation dialog as plain state (TCA's `ConfirmationDialogState`), presented as an alert is.
+---@param definition lunar.ConfirmationDialogDefinition
+---@return lunar.Alert
+function lunar.confirmationDialog(definition) end
+
+---An alert or a dialog as lines of text, for a `view`: the title in brackets, the message, then
+---each button as `(label, role) -> action type`.
+---@param alert lunar.Alert
+---@return string
+function lunar.alertText(alert) end
+
+---A body entry (first in the body): the state fields a `binding` action may set, by dotted path,
+---with their types ("string", "number", "integer", "boolean", "table", "any"; `?` allows nil).
+---`{ type = "binding", path = "title", value = "x" }` sets `state.title`, then the reducers after
+---it see the action.
+---@param fields table<string, string>
+---@return lunar.BodyEntry
+function lunar.binding(fields) end
 
 ---A body entry: the feature's own reducer, which sees every action, the children's (wrapped)
 ---included, after the children listed before it.

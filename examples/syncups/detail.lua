@@ -1,6 +1,7 @@
 -- SyncUpDetail: one sync-up, its past meetings, and what can be done with it: edit it in a sheet,
 -- delete it behind an alert, or start a meeting (which asks the speech recognizer first). It holds
 -- a reference into the list of sync-ups: an edit made here is the list's, and the file's.
+-- `state.syncUps` is the list itself (TCA's `@Shared(.syncUps)` in the reducer), to delete from.
 local lunar = require "lunar"
 local models = require "models"
 local Form = require "form"
@@ -66,7 +67,9 @@ local function reduce(state, action, deps)
   elseif t == "destination" and action.action.type == "alert" then
     local button = action.action.action.type
     if button == "confirmDeletion" then
-      lunar.removeShared(state.syncUp)
+      for i, syncUp in ipairs(state.syncUps) do
+        if syncUp.id == state.syncUp.id then table.remove(state.syncUps, i) break end
+      end
       return fx.dismiss()
     elseif button == "continueWithoutRecording" then
       return startMeeting()
@@ -124,8 +127,10 @@ end
 return lunar.feature {
   name = "SyncUpDetail",
   initial = {},
+  -- The sync-up this screen shows, a reference into the list; and the list, to delete it from.
   shared = {
     syncUp = lunar.sharedElement(require("shared").syncUps),
+    syncUps = require("shared").syncUps,
   },
   actions = {
     cancelEditButtonTapped = {},

@@ -161,6 +161,12 @@ final class LuaFeatureInstance {
     try feature.initialValue(deps: try dependencyTable())
   }
 
+  /// A test's own initial state, `test.store(F, { initial = function(deps) … end })`, built with
+  /// this instance's `deps`, as TCA evaluates a `TestStore`'s initial state with its dependencies.
+  func initialValue(building make: LuaFunction) throws(LuaError) -> LuaValue {
+    try LuaFeature.writable(try host.vm.call(make, try dependencyTable(), returning: LuaValue.self))
+  }
+
   private func dependencyTable() throws(LuaError) -> LuaTable {
     if let dependencies { return dependencies }
     let table = try host.makeDependencies(

@@ -13,8 +13,12 @@ enum LuaTestOperation {
     case predicate(handle: Int64)
   }
 
-  /// `test.store(feature, options)`: `feature` and `overrides` are handles, `expect` below too.
-  case store(feature: LuaValue, initial: LuaValue, overrides: LuaValue, exhaustive: Bool, realClients: [String], timeout: Double?)
+  /// `test.store(feature, options)`: `feature` and `overrides` are handles, `expect` below too;
+  /// `initial` is a state, or the handle of a `function(deps)` that builds it (`initialBuilder`).
+  case store(
+    feature: LuaValue, initial: LuaValue, initialBuilder: Int64?, overrides: LuaValue, exhaustive: Bool,
+    realClients: [String], timeout: Double?
+  )
   case send(store: Int64, action: LuaValue, expect: LuaValue)
   case receive(store: Int64, match: Match, expect: LuaValue)
   case advance(store: Int64, seconds: Double)
@@ -34,7 +38,8 @@ enum LuaTestOperation {
     switch name {
     case "store":
       self = .store(
-        feature: argument(0), initial: argument(1), overrides: argument(2), exhaustive: argument(3).boolValue ?? true,
+        feature: argument(0), initial: argument(1), initialBuilder: argument(6).integerValue, overrides: argument(2),
+        exhaustive: argument(3).boolValue ?? true,
         realClients: (argument(4).arrayValue ?? []).compactMap(\.stringValue), timeout: argument(5).numberValue
       )
     case "send":

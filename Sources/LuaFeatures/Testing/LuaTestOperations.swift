@@ -10,19 +10,19 @@ extension LuaTestSession {
   func perform(_ operation: LuaTestOperation) async -> Result<LuaValue, LuaTestMisuse> {
     do {
       switch operation {
-      case let .store(feature, initial, overrides, exhaustive, realClients, timeout):
+      case let .store(feature, initial, initialBuilder, overrides, exhaustive, realClients, timeout):
         return .success(.integer(try makeStore(
-          feature: feature, initial: initial, overrides: overrides, exhaustive: exhaustive,
+          feature: feature, initial: initial, initialBuilder: initialBuilder, overrides: overrides, exhaustive: exhaustive,
           realClients: realClients, timeout: timeout
         )))
       case let .send(id, action, expect):
         let box = try store(id)
         // The gate every entry uses; the declarations half already ran in Lua, at the call.
         if let problem = box.feature.unwritable(action) { throw LuaTestMisuse(message: "store:send: \(problem)") }
-        await box.store.send(action, assert: try expectation(expect))
+        await box.store.send(action, assert: try expectation(expect, feature: box.feature))
       case let .receive(id, match, expect):
         let box = try store(id)
-        let expect = try expectation(expect)
+        let expect = try expectation(expect, feature: box.feature)
         let matcher: LuaReceiveExpectation.Matcher
         switch match {
         case let .type(type):
@@ -69,8 +69,8 @@ extension LuaTestSession {
 
   /// A test store for the feature table behind `feature`.
   private func makeStore(
-    feature: LuaValue, initial: LuaValue, overrides: LuaValue, exhaustive: Bool, realClients: [String],
-    timeout: Double?
+    feature: LuaValue, initial: LuaValue, initialBuilder: Int64?, overrides: LuaValue, exhaustive: Bool,
+    realClients: [String], timeout: Double?
   ) throws -> Int64 {
     guard let featureHandle = feature.integerValue else { throw LuaTestMisuse(message: "test.store needs a feature") }
     let table = try value(featureHandle, as: LuaTable.self)
@@ -90,8 +90,14 @@ extension LuaTestSession {
       $0.uuid = uuid
       $0.date = .constant(Date(timeIntervalSince1970: 0))
     }
-    let built = try initial.isNil ? withDependencies(dependencies) { try reducer.instance.initialValue() } : initial
-    let start = loaded.withSharedValues(built, seeding: !initial.isNil)
+    let built: LuaValue
+    if let initialBuilder {
+      let build = try value(initialBuilder, as: LuaFunction.self)
+      built = try withDependencies(dependencies) { try reducer.instance.initialValue(building: build) }
+    } else {
+      built = try initial.isNil ? withDependencies(dependencies) { try reducer.instance.initialValue() } : initial
+    }
+    let start = loaded.withSharedValues(built, seeding: !initial.isNil || initialBuilder != nil)
     let store = TestStore(initialState: LuaState(start)) {
       reducer
     } withDependencies: {
@@ -123,12 +129,17 @@ extension LuaTestSession {
     }
   }
 
-  /// The state expectation behind a handle, as a `TestStore` assertion.
-  private func expectation(_ handle: LuaValue) throws -> ((inout LuaState) throws -> Void)? {
+  /// The state expectation behind a handle, as a `TestStore` assertion: what the test's function
+  /// makes of the state, with the shared places it changed reaching the others (as they do in the
+  /// store).
+  private func expectation(_ handle: LuaValue, feature: LuaFeature) throws -> ((inout LuaState) throws -> Void)? {
     guard let handle = handle.integerValue else { return nil }
     let expect = try testing.get("expect", as: LuaFunction.self)
+    let shared = feature.sharedFields
     return { [vm] state in
-      state.value = try vm.call(expect, handle, state.value, returning: LuaValue.self)
+      let before = state.value
+      let after = try vm.call(expect, handle, state.value, returning: LuaValue.self)
+      state.value = shared.syncingExpectation(after, before: before)
     }
   }
 }

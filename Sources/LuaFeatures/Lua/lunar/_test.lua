@@ -57,8 +57,12 @@ function test.store(feature, options)
     if type(options.deps) ~= "table" then error("test.store: deps must be a table of mocks", 2) end
     flatten("", options.deps)
   end
-  if options.initial ~= nil and type(options.initial) ~= "table" then
-    error("test.store: initial must be a state table, got " .. describe(options.initial), 2)
+  local initial, build = options.initial, nil
+  if type(initial) == "function" then
+    initial, build = nil, handle(initial)
+  elseif initial ~= nil and type(initial) ~= "table" then
+    error("test.store: initial must be a state table (or a function(deps) returning one), got " ..
+      describe(initial), 2)
   end
   local real = options.clients
   if real ~= nil then
@@ -76,8 +80,8 @@ function test.store(feature, options)
     error("test.store: timeout is how long receive and finish wait for effects, in seconds (above 0, at most " ..
       "3600), got " .. describe(timeout), 2)
   end
-  local id = request("store", handle(feature), options.initial, handle(overrides),
-    options.exhaustive ~= false, real, timeout, whereCalled(2))
+  local id = request("store", handle(feature), initial, handle(overrides),
+    options.exhaustive ~= false, real, timeout, build, whereCalled(2))
   return setmetatable({ id = id, feature = feature }, Store)
 end
 

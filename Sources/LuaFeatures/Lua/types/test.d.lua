@@ -4,7 +4,7 @@
 
 ---Options of `test.store`.
 ---@class lunar.TestStoreOptions
----@field initial? table Start from this state instead of the feature's `initial`.
+---@field initial? table|fun(deps: table): table Start from this state instead of the feature's `initial`; a function is called with the store's `deps` (its counting `uuid`, its mocks).
 ---@field deps? table Mocks: plain Lua functions, by the dependency's path (`{ wordsClient = { search = fn } }`).
 ---@field exhaustive? boolean `false` asserts only what you choose to.
 ---@field clients? string[] The Lua clients that run for real (`{ "factClient" }`); the methods of the others fail unless mocked.

@@ -33,7 +33,7 @@ struct TimeoutOption: ParsableArguments {
 /// lunar run examples/dice --seed 42
 /// ```
 struct SeedOption: ParsableArguments {
-  @Option(name: .customLong("seed"), help: "Seed of math.random (default 0) and, when given, of deps.uuid().")
+  @Option(name: .customLong("seed"), help: "Seed of math.random (default: 0). Given, lunar run draws deps.uuid() from it too.")
   var given: UInt64?
 
   /// The seed of `math.random`.

@@ -121,6 +121,7 @@ extension TestStore {
 
   /// Reports what a non-exhaustive store skipped, as an expected issue that does not fail the test.
   func skipped(_ message: String, at location: EffectOrigin) {
+    if let showSkipped { return showSkipped(message, location) }
     withExpectedIssue {
       reportIssue(
         message,

@@ -23,9 +23,17 @@ enum LuaTestOperation {
   case receive(store: Int64, match: Match, expect: LuaValue)
   case advance(store: Int64, seconds: Double)
   case finish(store: Int64)
-  case skipReceived(store: Int64)
+  /// `store:skipReceived { print = true }` prints what it skipped.
+  case skipReceived(store: Int64, print: Bool)
   case skipInFlight(store: Int64)
   case state(store: Int64)
+  /// `store:assert(function(state) … end)`.
+  case assert(store: Int64, expect: LuaValue)
+  case isDismissed(store: Int64)
+  /// `store:withExhaustivity(…)` sets it, and puts the previous one back.
+  case exhaustivity(store: Int64, on: Bool, showSkipped: Bool)
+  /// `stream:yield(value)` or `stream:finish()` of `test.stream()`: wake what waits for it.
+  case streamFed(stream: Int64)
 
   /// Decodes the operation `name` with the arguments `lunar.test` passed (its caller's
   /// `file:line` last, not read here).
@@ -62,11 +70,20 @@ enum LuaTestOperation {
     case "finish":
       self = .finish(store: try store())
     case "skipReceived":
-      self = .skipReceived(store: try store())
+      self = .skipReceived(store: try store(), print: argument(1).boolValue ?? false)
     case "skipInFlight":
       self = .skipInFlight(store: try store())
     case "state":
       self = .state(store: try store())
+    case "assert":
+      self = .assert(store: try store(), expect: argument(1))
+    case "isDismissed":
+      self = .isDismissed(store: try store())
+    case "streamFed":
+      guard let stream = argument(0).integerValue else { throw LuaTestMisuse(message: "not a stream of this test") }
+      self = .streamFed(stream: stream)
+    case "exhaustivity":
+      self = .exhaustivity(store: try store(), on: argument(1).stringValue != "off", showSkipped: argument(2).boolValue ?? false)
     default:
       throw LuaTestMisuse(message: "unknown test store operation '\(name)'")
     }

@@ -1,5 +1,6 @@
 import Clocks
 import Composable
+import ConcurrencyExtras
 import ComposableTesting
 import Dependencies
 import Foundation
@@ -52,12 +53,38 @@ extension LuaTestSession {
         }
       case let .finish(id):
         try await store(id).store.finish()
-      case let .skipReceived(id):
-        try await store(id).store.skipReceivedActions(strict: false)
+      case let .skipReceived(id, print):
+        let skipped = try await store(id).store.skipReceivedActions(strict: false)
+        if print, !skipped.isEmpty {
+          vm.printHandler(
+            (["\(skipped.count) received action\(skipped.count == 1 ? " was" : "s were") skipped:"]
+              + skipped.map { "  \($0)" }).joined(separator: "\n"))
+        }
+        return .success(.array(skipped))
       case let .skipInFlight(id):
         try await store(id).store.skipInFlightEffects(strict: false)
       case let .state(id):
         return .success(try store(id).store.state.value)
+      case let .assert(id, expect):
+        let box = try store(id)
+        guard let expect = try expectation(expect, feature: box.feature) else {
+          throw LuaTestMisuse(message: "store:assert needs a function")
+        }
+        try box.store.assert(expect)
+      case let .streamFed(stream):
+        host.streams.signal(stream)
+        // NB: the effect reads the value and sends what it makes of it before the test goes on.
+        await Task.megaYield()
+      case let .isDismissed(id):
+        return .success(.boolean(try store(id).store.isDismissed))
+      case let .exhaustivity(id, on, showSkipped):
+        let store = try store(id).store
+        let previous = store.exhaustivity
+        store.exhaustivity = on ? .on : .off(showSkippedAssertions: showSkipped)
+        return .success(.table([
+          "mode": .text(previous == .on ? "on" : "off"),
+          "showSkipped": .boolean(previous == .off(showSkippedAssertions: true)),
+        ]))
       }
       return .success(.nil)
     } catch let misuse as LuaTestMisuse {
@@ -102,8 +129,11 @@ extension LuaTestSession {
       reducer
     } withDependencies: {
       dependencies(&$0)
+      $0.luaRootDismissal = true
     }
     if !exhaustive { store.exhaustivity = .off }
+    // NB: what a store with `showSkipped` skipped is printed, as the test's `print` prints.
+    store.showSkipped = { [vm] message, _ in vm.printHandler(IssueCollector.inLuaTerms(message)) }
     if let timeout { store.timeout = try LuaSeconds.duration(timeout) }
     return add(StoreBox(store: store, clock: clock, feature: loaded))
   }

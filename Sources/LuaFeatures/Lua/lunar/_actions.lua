@@ -134,6 +134,10 @@ local function validateIn(declared, action, owner, extra)
     local names = sortedKeys(declared)
     for _, key in ipairs(extra or {}) do names[#names + 1] = key end
     sort(names)
+    if #names == 0 then
+      return "unknown action " .. describe(actionType) .. "; " .. owner ..
+        " declares no actions (`actions = {}`): it takes none"
+    end
     return "unknown action " .. describe(actionType) .. suggestion(actionType, names) .. "; " .. owner ..
       " declares " .. concat(names, ", ")
   end

@@ -146,12 +146,17 @@ public final class LuaFeature {
     guard !sharedFields.isEmpty, case .table = state else { return state }
     var state = state
     // NB: in order, the root's fields first: a collection is seeded before its elements are read.
+    //     A key is seeded once, from its first place holding something other than its default:
+    //     a child the test built with `initialWith` carries the default, not the test's value.
+    var seeded: Set<String> = []
     for field in sharedFields {
       guard let slot = host.shared.slot(for: field) else { continue }
       let locations = field.locations(in: state)
-      if seeding, !field.element, let location = locations.first, let given = state.value(at: location), !given.isNil,
+      if seeding, !field.element, !seeded.contains(field.key),
+        let given = locations.lazy.compactMap({ state.value(at: $0) }).first(where: { !$0.isNil && $0 != field.defaultValue }),
         given != slot.value
       {
+        seeded.insert(field.key)
         // NB: a test store's initial state that cannot be saved keeps the shared value, and says so.
         do {
           _ = try slot.write(given, field: field.field)

@@ -85,10 +85,10 @@ test("edit", function()
     state.destination = { screen = "edit", state = { focus = "title", syncUp = models.copy(syncUp) } }
   end)
   syncUp.title = "Blob's Meeting"
-  store:send({ type = "destination", action = { type = "edit", action = { type = "binding", path = "syncUp", value = syncUp } } },
-    function(state)
-      state.destination.state.syncUp.title = "Blob's Meeting"
-    end)
+  local binding = { type = "binding", path = "syncUp", value = syncUp }
+  store:send({ type = "destination", action = { type = "edit", action = binding } }, function(state)
+    state.destination.state.syncUp.title = "Blob's Meeting"
+  end)
   store:send({ type = "doneEditingButtonTapped" }, function(state)
     state.destination = nil
     state.syncUp.title = "Blob's Meeting"

@@ -1,5 +1,4 @@
 -- TCA's SyncUpsListTests, in Lua.
-local lunar = require "lunar"
 local test = require "lunar.test"
 local models = require "models"
 local List = require "list"
@@ -14,10 +13,10 @@ test("add", function()
     state.destination = { screen = "add", state = { focus = "title", syncUp = models.copy(syncUp) } }
   end)
   syncUp.title = "Engineering"
-  store:send({ type = "destination", action = { type = "add", action = { type = "binding", path = "syncUp", value = syncUp } } },
-    function(state)
-      state.destination.state.syncUp.title = "Engineering"
-    end)
+  local binding = { type = "binding", path = "syncUp", value = syncUp }
+  store:send({ type = "destination", action = { type = "add", action = binding } }, function(state)
+    state.destination.state.syncUp.title = "Engineering"
+  end)
   store:send({ type = "confirmAddSyncUpButtonTapped" }, function(state)
     state.destination = nil
     state.syncUps = { syncUp }

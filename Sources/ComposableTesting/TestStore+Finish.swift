@@ -41,20 +41,24 @@ extension TestStore {
   /// state after the last of them.
   ///
   /// - Parameter strict: Fail when there is nothing to skip.
+  /// - Returns: The actions skipped, oldest first.
+  @discardableResult
   public func skipReceivedActions(
     strict: Bool = true,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
-  ) async {
+  ) async -> [Action] {
     await Task.megaYield()
     let location = EffectOrigin(fileID: fileID, filePath: filePath, line: line, column: column)
     if received.isEmpty, strict {
       fail("There were no received actions to skip.", at: location)
     }
-    reportSkipped(received.map(\.action), at: location)
+    let skipped = received.map(\.action)
+    reportSkipped(skipped, at: location)
     adoptReceived()
+    return skipped
   }
 
   /// Stops waiting for the effects running now: the end of the test (and ``finish(timeout:fileID:filePath:line:column:)``)

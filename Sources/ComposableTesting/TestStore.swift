@@ -78,6 +78,10 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   /// cancelled, and sending to the store fails the test.
   public private(set) var isDismissed = false
 
+  /// Where a non-exhaustive store showing what it skipped (`.off(showSkippedAssertions: true)`)
+  /// shows it; by default an expected issue. A host that runs tests itself prints them.
+  package var showSkipped: ((_ message: String, _ location: EffectOrigin) -> Void)?
+
   /// The feature's state, including actions received but not yet asserted.
   var live: State
   /// The state as of the last assertion; what the next assertion's closure starts from.

@@ -157,19 +157,6 @@ struct LuaSharedTests {
     #expect(twice?.message.contains("is both in `initial` and in `shared`") == true)
   }
 
-  @Test func aComposedChildCannotDeclareSharedState() throws {
-    let harness = try FeatureHarness()
-    let error = #expect(throws: LuaFeatureError.self) {
-      try harness.load(
-        #"""
-        local lunar = require "lunar"
-        local Child = lunar.feature { name = "Child", initial = {}, shared = { s = lunar.shared("s", { default = 1 }) }, reduce = function() end }
-        return lunar.feature { name = "Parent", initial = { child = Child.initial }, body = { lunar.scope("child", Child) } }
-        """#)
-    }
-    #expect(error?.message.contains("Child declares `shared` state") == true)
-  }
-
   @Test func aFailingReducerDoesNotPublish() throws {
     let harness = try FeatureHarness()
     let source = Self.counter("A").replacingOccurrences(

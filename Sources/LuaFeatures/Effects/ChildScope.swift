@@ -24,7 +24,9 @@ struct LuaChildPath: Sendable {
   private(set) var levels: [Level] = []
   /// How deep the child is: 1 for a child of the root.
   var depth: Int { levels.count }
-  /// The dismiss action of the nearest presenting parent (`ifLet` or `stack`), wrapped for the root.
+  /// The dismiss action of the nearest presenting parent, wrapped for the root: `{ type = "detail",
+  /// action = { type = "dismiss" } }` for `ifLet`, `{ type = "path", action = { type = "popFrom",
+  /// id = 3 } }` for a stack entry.
   private(set) var dismissal: LuaValue?
 
   /// `action` as the root receives it: `{ type = "todos", id = 3, action = action }`, level by level.
@@ -42,7 +44,12 @@ struct LuaChildPath: Sendable {
   func appending(key: LuaValue, id: LuaValue, presents: Bool) -> LuaChildPath {
     var next = self
     next.levels.append(Level(key: key, id: id))
-    if presents { next.dismissal = next.wrap(.table([Self.type: .text("dismiss")])) }
+    if presents, id.isNil {
+      next.dismissal = next.wrap(.table([Self.type: .text("dismiss")]))
+    } else if presents {
+      // NB: a stack entry dismissing itself asks its stack to pop it, as TCA's `.popFrom(id:)`.
+      next.dismissal = wrap(.table([Self.type: key, Self.action: .table([Self.type: .text("popFrom"), Self.id: id])]))
+    }
     return next
   }
 

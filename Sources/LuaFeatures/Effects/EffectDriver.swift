@@ -46,6 +46,10 @@ extension LuaFeatureInstance {
       case let .call(name, arguments)?:
         reply = await call(name, arguments: arguments)
         if case .cancelled = reply { return }
+      case let .waitForStream(stream)?:
+        // NB: cancelled while waiting, the loop ends here: closing the coroutine tells the stream.
+        await host.streams.wait(for: stream)
+        reply = .resume
       case nil:
         report(
           LuaFeatureError(

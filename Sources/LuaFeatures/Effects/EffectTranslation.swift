@@ -88,6 +88,11 @@ extension LuaFeatureInstance {
     case let .cancelChild(key, identity):
       return .cancel(scope: LuaChildScope(instance: ObjectIdentifier(self), key: key, identity: identity))
     case .dismiss:
+      @Dependency(\.luaRootDismissal) var rootDismissal
+      if path == nil, rootDismissal {
+        // NB: the test store that runs the feature ends when its root dismisses itself.
+        return .run { _ in await DismissEffect()() }
+      }
       guard let dismissal = path?.dismissal else {
         throw malformed(
           "fx.dismiss() closes a presented child, but \(feature.name) is not presented: return it from a feature "

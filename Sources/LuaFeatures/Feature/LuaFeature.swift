@@ -20,19 +20,38 @@ public final class LuaFeature {
   /// A feature loaded by ``LuaFeatureHost/reload(_:)`` reads it from Lua only when asked: a hot
   /// reload keeps the running state, and never needs it. If it is not data then, the error goes to
   /// the host's ``LuaFeatureHost/onError`` and the state is empty.
+  ///
+  /// An `initial` that is a function of `deps` is called with a fresh set of the host's
+  /// dependencies each time; a store that has its own (a test store) builds it with them instead.
   public var initialValue: LuaValue {
     if let initialRead { return initialRead }
     do {
-      let value = try Self.writable(try initialTable.value())
+      guard case let .table(table) = initial else {
+        return try initialValue(deps: try host.makeDependencies(clients: clients))
+      }
+      let value = try Self.writable(try table.value())
       initialRead = value
       return value
     } catch {
       host.report(LuaFeatureError(error, kind: .load, feature: name))
-      initialRead = .table([:])
       return .table([:])
     }
   }
-  private let initialTable: LuaTable
+
+  /// `initial` built with `deps` (a function of them), or read (a table).
+  func initialValue(deps: LuaTable) throws(LuaError) -> LuaValue {
+    switch initial {
+    case .table: return initialValue
+    case let .function(make): return try Self.writable(try host.vm.call(make, deps, returning: LuaValue.self))
+    }
+  }
+
+  /// The script's `initial`: a state table, or a function(deps) returning one.
+  private enum Initial {
+    case table(LuaTable)
+    case function(LuaFunction)
+  }
+  private let initial: Initial
   private var initialRead: LuaValue?
   /// Where it was loaded from, when it came from a file.
   public let location: FeatureLocation?
@@ -68,9 +87,16 @@ public final class LuaFeature {
     self.declaresActions = try host.vm.call(host.prelude.declares, table, returning: Bool.self)
     self.location = location
     self.name = try table.get("name", as: String.self)
-    self.initialTable = try table.get("initial", as: LuaTable.self)
-    // NB: a first load reads `initial` now, so that a state that is not data fails the load.
-    self.initialRead = lazyInitial ? nil : try Self.writable(try initialTable.value())
+    let initial = try table.get("initial", as: LuaRef.self)
+    if let function = initial.function {
+      self.initial = .function(function)
+      self.initialRead = nil
+    } else {
+      let initialTable = try table.get("initial", as: LuaTable.self)
+      self.initial = .table(initialTable)
+      // NB: a first load reads `initial` now, so that a state that is not data fails the load.
+      self.initialRead = lazyInitial ? nil : try Self.writable(try initialTable.value())
+    }
     self.reduce = try table.get("reduce", as: LuaFunction.self)
     self.view = try table.get("view", as: LuaFunction?.self)
     self.migrate = try table.get("migrate", as: LuaFunction?.self)
@@ -117,10 +143,20 @@ public final class LuaFeature {
   /// - Parameter seeding: Write the shared fields `state` has into the shared values first (a test
   ///   store created with an explicit initial state).
   func withSharedValues(_ state: LuaValue, seeding: Bool = false) -> LuaValue {
-    guard !sharedFields.isEmpty, case var .table(fields) = state else { return state }
+    guard !sharedFields.isEmpty, case .table = state else { return state }
+    var state = state
+    // NB: in order, the root's fields first: a collection is seeded before its elements are read.
+    //     A key is seeded once, from its first place holding something other than its default:
+    //     a child the test built with `initialWith` carries the default, not the test's value.
+    var seeded: Set<String> = []
     for field in sharedFields {
-      let slot = host.shared.slot(for: field)
-      if seeding, let given = fields[field.field], !given.isNil, given != slot.value {
+      guard let slot = host.shared.slot(for: field) else { continue }
+      let locations = field.locations(in: state)
+      if seeding, !field.element, !seeded.contains(field.key),
+        let given = locations.lazy.compactMap({ state.value(at: $0) }).first(where: { !$0.isNil && $0 != field.defaultValue }),
+        given != slot.value
+      {
+        seeded.insert(field.key)
         // NB: a test store's initial state that cannot be saved keeps the shared value, and says so.
         do {
           _ = try slot.write(given, field: field.field)
@@ -128,9 +164,13 @@ public final class LuaFeature {
           host.report(LuaFeatureError(kind: .reducer, feature: name, message: error.description))
         }
       }
-      fields[field.field] = slot.value
+      let shared = slot.value
+      for location in locations {
+        guard let value = field.current(at: location, in: state, shared: shared) else { continue }
+        state.apply(.setField(path: Array(location.dropLast()), key: field.field, value: value), reread: nil)
+      }
     }
-    return .table(fields)
+    return state
   }
 
   /// A reducer running this feature. Each call makes a new instance, with its own resident state

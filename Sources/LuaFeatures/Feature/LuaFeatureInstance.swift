@@ -82,16 +82,29 @@ final class LuaFeatureInstance {
       if let message = report.malformed { throw malformedEffect(message, action: action) }
       let effect = report.effect.isNil ? Effect<LuaValue>.none : try translate(report.effect, action: action)
       var update = try replica.prepare(&report, for: &state, asView: asView, inPlace: !sharing)
-      if sharing, case let .patches(patches) = update, let touched = sharedFieldsTouched(by: patches.lazy.map(\.0)) {
-        // Shared fields are saved before the state takes the change: a value that cannot be saved
-        // fails the action, and the state must then be as it was.
+      var sharedKeys: Set<String> = []
+      var placed: [(binding: Int, location: [LuaValue])] = []
+      if sharing, case let .patches(patches) = update {
         var changed = state
-        for (patch, reread) in patches { changed.storage.apply(patch, reread: reread) }
-        try pushShared(touched, state: changed, action: action)
-        state = changed
-        update = .patched(patches)
+        var applied = false
+        let work = sharedWork(for: patches.map(\.0), before: state.storage) {
+          for (patch, reread) in patches { changed.storage.apply(patch, reread: reread) }
+          applied = true
+          return changed.storage
+        }
+        if let work {
+          // Shared fields are saved before the state takes the change: a value that cannot be saved
+          // fails the action, and the state must then be as it was.
+          sharedKeys = try pushShared(work, state: changed, action: action)
+          placed = work.placed
+        }
+        if applied {
+          state = changed
+          update = .patched(patches)
+        }
       }
       replica.commit(call, update, report: &report, into: &state)
+      if !sharedKeys.isEmpty || !placed.isEmpty { syncShared(sharedKeys, placed: placed, into: &state) }
       return effect
     } catch let error as LuaError {
       host.report(LuaFeatureError(error, kind: .reducer, feature: feature.name, action: action))
@@ -140,6 +153,18 @@ final class LuaFeatureInstance {
     let function = try vm.call(host.prelude.bind, feature.reduce, try dependencyTable(), returning: LuaFunction.self)
     bound = function
     return function
+  }
+
+  /// The feature's initial state, an `initial` function built with this instance's `deps` (what a
+  /// store whose dependencies are set, a test store, starts from).
+  func initialValue() throws(LuaError) -> LuaValue {
+    try feature.initialValue(deps: try dependencyTable())
+  }
+
+  /// A test's own initial state, `test.store(F, { initial = function(deps) … end })`, built with
+  /// this instance's `deps`, as TCA evaluates a `TestStore`'s initial state with its dependencies.
+  func initialValue(building make: LuaFunction) throws(LuaError) -> LuaValue {
+    try LuaFeature.writable(try host.vm.call(make, try dependencyTable(), returning: LuaValue.self))
   }
 
   private func dependencyTable() throws(LuaError) -> LuaTable {

@@ -47,6 +47,8 @@ public final class LuaFeatureHost {
   public let shared: LuaSharedValues
 
   let prelude: Prelude
+  /// Wakes effects waiting for a stream a test feeds.
+  let streams = LuaStreamSignals()
 
   /// Creates a host.
   ///

@@ -12,20 +12,31 @@ public enum LuaSharedStorage: String, Sendable {
   case file
 }
 
-/// One field of a feature's state bound to a shared key by `shared = { field = lunar.shared(…) }`.
+/// One field of a feature's state bound to a shared key by `shared = { field = lunar.shared(…) }`
+/// (or to one element of a shared array by `lunar.sharedElement(…)`), in the feature itself or in
+/// a child of its body, at `path`.
 struct LuaSharedField: Sendable {
   let field: LuaString
   let key: String
-  let storage: LuaSharedStorage
+  /// `nil` for an element reference that names a key without declaring it.
+  let storage: LuaSharedStorage?
   let defaultValue: LuaValue
+  /// Where the table holding the field is, from the root of the state.
+  let path: [LuaSharedStep]
+  /// Whether the field is the element of the shared array `key` whose `id` is the field's `id`.
+  let element: Bool
+  /// The feature that declares it (the root, or a child of its body).
+  let declarer: String
 
   /// Reads the plain declarations the prelude leaves in a feature's `sharedFields`.
   static func parse(_ value: LuaValue, feature: String) throws(LuaError) -> [LuaSharedField] {
     guard case let .array(entries) = value else { return [] }
     var fields: [LuaSharedField] = []
     for entry in entries {
+      let element = entry[LuaString("element")].boolValue ?? false
+      let storage = entry[LuaString("storage")].stringValue.flatMap(LuaSharedStorage.init(rawValue:))
       guard let field = entry[LuaString("field")].stringValue, let key = entry[LuaString("key")].stringValue,
-        let storage = entry[LuaString("storage")].stringValue.flatMap(LuaSharedStorage.init(rawValue:))
+        storage != nil || element, let path = LuaSharedStep.parse(entry[LuaString("path")])
       else {
         throw LuaError(kind: .runtime, message: "feature \(feature): a malformed `shared` declaration")
       }
@@ -39,9 +50,13 @@ struct LuaSharedField: Sendable {
             not first, at most \(maximumKeyLength) bytes)
             """)
       }
-      fields.append(LuaSharedField(field: LuaString(field), key: key, storage: storage, defaultValue: entry[LuaString("default")]))
+      fields.append(LuaSharedField(
+        field: LuaString(field), key: key, storage: storage, defaultValue: entry[LuaString("default")], path: path,
+        element: element, declarer: entry[LuaString("feature")].stringValue ?? feature))
     }
-    return fields.sorted { $0.field.description < $1.field.description }
+    // NB: the root's fields first, shallower before deeper: a test store's initial state seeds a
+    //     collection before the elements that refer to it are read from it.
+    return fields.sorted { ($0.path.count, $0.field.description) < ($1.path.count, $1.field.description) }
   }
 
   /// The longest key: its file's name, kept aside as corrupt or written as a temporary file,
@@ -133,7 +148,7 @@ public final class LuaSharedValues {
   /// The current value of a declared key, `nil` when no feature declared it.
   public func value(forKey key: String) -> LuaValue? {
     guard let declaration = declarations[key] else { return nil }
-    return slot(for: declaration.field).value
+    return slot(for: declaration.field)?.value
   }
 
   /// Records the declarations of `feature`; a key another feature declared with another storage or
@@ -157,15 +172,15 @@ public final class LuaSharedValues {
         //     it is reported then, and the value is not saved.
       }
     }
-    for field in fields {
+    for field in fields where field.storage != nil {
       // NB: a feature may change its own declaration (a hot reload): the stored value is kept.
-      if let (earlier, declarer) = declarations[field.key], declarer != feature {
+      if let (earlier, declarer) = declarations[field.key], declarer != field.declarer {
         if earlier.storage != field.storage {
           throw LuaError(
             kind: .runtime,
             message: """
-              feature \(feature): lunar.shared("\(field.key)") is declared with storage "\(field.storage.rawValue)", \
-              but \(declarer) declared it with storage "\(earlier.storage.rawValue)"
+              feature \(field.declarer): lunar.shared("\(field.key)") is declared with storage "\(field.storage!.rawValue)", \
+              but \(declarer) declared it with storage "\(earlier.storage!.rawValue)"
               """)
         }
         let (shape, earlierShape) = (Self.shape(of: field.defaultValue), Self.shape(of: earlier.defaultValue))
@@ -173,27 +188,31 @@ public final class LuaSharedValues {
           throw LuaError(
             kind: .runtime,
             message: """
-              feature \(feature): lunar.shared("\(field.key)") has a default of shape \(shape), \
+              feature \(field.declarer): lunar.shared("\(field.key)") has a default of shape \(shape), \
               but \(declarer) declared it with a default of shape \(earlierShape)
               """)
         }
         continue
       }
-      declarations[field.key] = (field, feature)
+      declarations[field.key] = (field, field.declarer)
     }
   }
 
-  /// The value behind a declaration, made (and loaded) on first use.
-  func slot(for field: LuaSharedField) -> LuaSharedSlot {
+  /// The value behind a declaration, made (and loaded) on first use; `nil` for an element
+  /// reference to a key no feature of the host declares.
+  func slot(for field: LuaSharedField) -> LuaSharedSlot? {
     if let slot = slots[field.key] { return slot }
+    guard let field = field.storage != nil ? field : declarations[field.key]?.field, let storage = field.storage else {
+      return nil
+    }
     let defaultValue = declarations[field.key]?.field.defaultValue ?? field.defaultValue
     let shared = withDependencies {
       $0.sharedRegistry = registry
-      $0.defaultFileStorage = field.storage == .file ? confinedStorage : fileStorage
+      $0.defaultFileStorage = storage == .file ? confinedStorage : fileStorage
       // NB: Lua state is asserted as state (a plain field of LuaState), never as a Shared box.
       $0.sharedChangeTracker = nil
     } operation: {
-      switch field.storage {
+      switch storage {
       case .memory: Shared(wrappedValue: defaultValue, InMemoryKey<LuaValue>.inMemory("lunar.shared:\(field.key)"))
       case .file:
         Shared(

@@ -13,15 +13,27 @@ enum LuaTestOperation {
     case predicate(handle: Int64)
   }
 
-  /// `test.store(feature, options)`: `feature` and `overrides` are handles, `expect` below too.
-  case store(feature: LuaValue, initial: LuaValue, overrides: LuaValue, exhaustive: Bool, realClients: [String], timeout: Double?)
+  /// `test.store(feature, options)`: `feature` and `overrides` are handles, `expect` below too;
+  /// `initial` is a state, or the handle of a `function(deps)` that builds it (`initialBuilder`).
+  case store(
+    feature: LuaValue, initial: LuaValue, initialBuilder: Int64?, overrides: LuaValue, exhaustive: Bool,
+    realClients: [String], timeout: Double?
+  )
   case send(store: Int64, action: LuaValue, expect: LuaValue)
   case receive(store: Int64, match: Match, expect: LuaValue)
   case advance(store: Int64, seconds: Double)
   case finish(store: Int64)
-  case skipReceived(store: Int64)
+  /// `store:skipReceived { print = true }` prints what it skipped.
+  case skipReceived(store: Int64, print: Bool)
   case skipInFlight(store: Int64)
   case state(store: Int64)
+  /// `store:assert(function(state) … end)`.
+  case assert(store: Int64, expect: LuaValue)
+  case isDismissed(store: Int64)
+  /// `store:withExhaustivity(…)` sets it, and puts the previous one back.
+  case exhaustivity(store: Int64, on: Bool, showSkipped: Bool)
+  /// `stream:yield(value)` or `stream:finish()` of `test.stream()`: wake what waits for it.
+  case streamFed(stream: Int64)
 
   /// Decodes the operation `name` with the arguments `lunar.test` passed (its caller's
   /// `file:line` last, not read here).
@@ -34,7 +46,8 @@ enum LuaTestOperation {
     switch name {
     case "store":
       self = .store(
-        feature: argument(0), initial: argument(1), overrides: argument(2), exhaustive: argument(3).boolValue ?? true,
+        feature: argument(0), initial: argument(1), initialBuilder: argument(6).integerValue, overrides: argument(2),
+        exhaustive: argument(3).boolValue ?? true,
         realClients: (argument(4).arrayValue ?? []).compactMap(\.stringValue), timeout: argument(5).numberValue
       )
     case "send":
@@ -57,11 +70,20 @@ enum LuaTestOperation {
     case "finish":
       self = .finish(store: try store())
     case "skipReceived":
-      self = .skipReceived(store: try store())
+      self = .skipReceived(store: try store(), print: argument(1).boolValue ?? false)
     case "skipInFlight":
       self = .skipInFlight(store: try store())
     case "state":
       self = .state(store: try store())
+    case "assert":
+      self = .assert(store: try store(), expect: argument(1))
+    case "isDismissed":
+      self = .isDismissed(store: try store())
+    case "streamFed":
+      guard let stream = argument(0).integerValue else { throw LuaTestMisuse(message: "not a stream of this test") }
+      self = .streamFed(stream: stream)
+    case "exhaustivity":
+      self = .exhaustivity(store: try store(), on: argument(1).stringValue != "off", showSkipped: argument(2).boolValue ?? false)
     default:
       throw LuaTestMisuse(message: "unknown test store operation '\(name)'")
     }

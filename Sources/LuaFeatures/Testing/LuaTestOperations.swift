@@ -1,5 +1,6 @@
 import Clocks
 import Composable
+import ConcurrencyExtras
 import ComposableTesting
 import Dependencies
 import Foundation
@@ -10,19 +11,19 @@ extension LuaTestSession {
   func perform(_ operation: LuaTestOperation) async -> Result<LuaValue, LuaTestMisuse> {
     do {
       switch operation {
-      case let .store(feature, initial, overrides, exhaustive, realClients, timeout):
+      case let .store(feature, initial, initialBuilder, overrides, exhaustive, realClients, timeout):
         return .success(.integer(try makeStore(
-          feature: feature, initial: initial, overrides: overrides, exhaustive: exhaustive,
+          feature: feature, initial: initial, initialBuilder: initialBuilder, overrides: overrides, exhaustive: exhaustive,
           realClients: realClients, timeout: timeout
         )))
       case let .send(id, action, expect):
         let box = try store(id)
         // The gate every entry uses; the declarations half already ran in Lua, at the call.
         if let problem = box.feature.unwritable(action) { throw LuaTestMisuse(message: "store:send: \(problem)") }
-        await box.store.send(action, assert: try expectation(expect))
+        await box.store.send(action, assert: try expectation(expect, feature: box.feature))
       case let .receive(id, match, expect):
         let box = try store(id)
-        let expect = try expectation(expect)
+        let expect = try expectation(expect, feature: box.feature)
         let matcher: LuaReceiveExpectation.Matcher
         switch match {
         case let .type(type):
@@ -52,12 +53,38 @@ extension LuaTestSession {
         }
       case let .finish(id):
         try await store(id).store.finish()
-      case let .skipReceived(id):
-        try await store(id).store.skipReceivedActions(strict: false)
+      case let .skipReceived(id, print):
+        let skipped = try await store(id).store.skipReceivedActions(strict: false)
+        if print, !skipped.isEmpty {
+          vm.printHandler(
+            (["\(skipped.count) received action\(skipped.count == 1 ? " was" : "s were") skipped:"]
+              + skipped.map { "  \($0)" }).joined(separator: "\n"))
+        }
+        return .success(.array(skipped))
       case let .skipInFlight(id):
         try await store(id).store.skipInFlightEffects(strict: false)
       case let .state(id):
         return .success(try store(id).store.state.value)
+      case let .assert(id, expect):
+        let box = try store(id)
+        guard let expect = try expectation(expect, feature: box.feature) else {
+          throw LuaTestMisuse(message: "store:assert needs a function")
+        }
+        try box.store.assert(expect)
+      case let .streamFed(stream):
+        host.streams.signal(stream)
+        // NB: the effect reads the value and sends what it makes of it before the test goes on.
+        await Task.megaYield()
+      case let .isDismissed(id):
+        return .success(.boolean(try store(id).store.isDismissed))
+      case let .exhaustivity(id, on, showSkipped):
+        let store = try store(id).store
+        let previous = store.exhaustivity
+        store.exhaustivity = on ? .on : .off(showSkippedAssertions: showSkipped)
+        return .success(.table([
+          "mode": .text(previous == .on ? "on" : "off"),
+          "showSkipped": .boolean(previous == .off(showSkippedAssertions: true)),
+        ]))
       }
       return .success(.nil)
     } catch let misuse as LuaTestMisuse {
@@ -69,8 +96,8 @@ extension LuaTestSession {
 
   /// A test store for the feature table behind `feature`.
   private func makeStore(
-    feature: LuaValue, initial: LuaValue, overrides: LuaValue, exhaustive: Bool, realClients: [String],
-    timeout: Double?
+    feature: LuaValue, initial: LuaValue, initialBuilder: Int64?, overrides: LuaValue, exhaustive: Bool,
+    realClients: [String], timeout: Double?
   ) throws -> Int64 {
     guard let featureHandle = feature.integerValue else { throw LuaTestMisuse(message: "test.store needs a feature") }
     let table = try value(featureHandle, as: LuaTable.self)
@@ -82,15 +109,31 @@ extension LuaTestSession {
     //     on what the test or an earlier store drew.
     sandbox.seedRandom(Self.testSeed)
     let clock = TestClock()
-    let start = loaded.withSharedValues(initial.isNil ? loaded.initialValue : initial, seeding: !initial.isNil)
+    // NB: one generator for the initial state and the store: an `initial(deps)` drawing ids takes
+    //     the first ones, and the reducer goes on from there.
+    let uuid = UUIDGenerator.incrementing
+    let dependencies: (inout DependencyValues) -> Void = {
+      $0.continuousClock = clock
+      $0.uuid = uuid
+      $0.date = .constant(Date(timeIntervalSince1970: 0))
+    }
+    let built: LuaValue
+    if let initialBuilder {
+      let build = try value(initialBuilder, as: LuaFunction.self)
+      built = try withDependencies(dependencies) { try reducer.instance.initialValue(building: build) }
+    } else {
+      built = try initial.isNil ? withDependencies(dependencies) { try reducer.instance.initialValue() } : initial
+    }
+    let start = loaded.withSharedValues(built, seeding: !initial.isNil || initialBuilder != nil)
     let store = TestStore(initialState: LuaState(start)) {
       reducer
     } withDependencies: {
-      $0.continuousClock = clock
-      $0.uuid = .incrementing
-      $0.date = .constant(Date(timeIntervalSince1970: 0))
+      dependencies(&$0)
+      $0.luaRootDismissal = true
     }
     if !exhaustive { store.exhaustivity = .off }
+    // NB: what a store with `showSkipped` skipped is printed, as the test's `print` prints.
+    store.showSkipped = { [vm] message, _ in vm.printHandler(IssueCollector.inLuaTerms(message)) }
     if let timeout { store.timeout = try LuaSeconds.duration(timeout) }
     return add(StoreBox(store: store, clock: clock, feature: loaded))
   }
@@ -116,12 +159,17 @@ extension LuaTestSession {
     }
   }
 
-  /// The state expectation behind a handle, as a `TestStore` assertion.
-  private func expectation(_ handle: LuaValue) throws -> ((inout LuaState) throws -> Void)? {
+  /// The state expectation behind a handle, as a `TestStore` assertion: what the test's function
+  /// makes of the state, with the shared places it changed reaching the others (as they do in the
+  /// store).
+  private func expectation(_ handle: LuaValue, feature: LuaFeature) throws -> ((inout LuaState) throws -> Void)? {
     guard let handle = handle.integerValue else { return nil }
     let expect = try testing.get("expect", as: LuaFunction.self)
+    let shared = feature.sharedFields
     return { [vm] state in
-      state.value = try vm.call(expect, handle, state.value, returning: LuaValue.self)
+      let before = state.value
+      let after = try vm.call(expect, handle, state.value, returning: LuaValue.self)
+      state.value = shared.syncingExpectation(after, before: before)
     }
   }
 }

@@ -34,6 +34,9 @@ public struct LuaTestRunner {
   public var dependencies: LuaDependencies
   /// The VM limits of each test file.
   public var limits: LuaVM.Limits
+  /// Where the tests' `print` goes, with what `store:skipReceived { print = true }` and a store
+  /// showing what it skipped print: standard output by default.
+  public var output: (String) -> Void = { print($0) }
 
   /// A runner.
   public init(dependencies: LuaDependencies = .builtIn, limits: LuaVM.Limits = .default) {
@@ -47,7 +50,8 @@ public struct LuaTestRunner {
     let collector = IssueCollector()
     let session: LuaTestSession
     do {
-      session = try LuaTestSession(file: file, dependencies: dependencies, limits: limits, collector: collector)
+      session = try LuaTestSession(
+        file: file, dependencies: dependencies, limits: limits, collector: collector, output: output)
     } catch {
       return [
         LuaTestResult(

@@ -46,10 +46,14 @@ final class LuaTestSession {
   var vm: LuaVM { host.vm }
   var testing: LuaTable { host.prelude.testing }
 
-  init(file: URL, dependencies: LuaDependencies, limits: LuaVM.Limits, collector: IssueCollector) throws {
+  init(
+    file: URL, dependencies: LuaDependencies, limits: LuaVM.Limits, collector: IssueCollector,
+    output: @escaping (String) -> Void = { print($0) }
+  ) throws {
     self.collector = collector
     self.file = file
     host = try LuaFeatureHost(limits: limits, dependencies: dependencies)
+    host.vm.printHandler = output
     // NB: in memory from the start, before the test file loads its features: tests never read or
     //     write the user's files, and never claim their folder.
     host.shared.reset(fileStorage: .inMemory())

@@ -50,6 +50,9 @@ package struct Recording {
   package var steps: [Step] = []
   /// Recorded dependency results, by name, in call order.
   package var results: [String: [RecordedResult]] = [:]
+  /// For each result of ``results``, how many actions had come when it answered (`nil` for
+  /// synchronous calls and earlier recordings): replay answers a call no earlier.
+  package var answeredAfter: [String: [Int?]] = [:]
   /// Errors the session showed (reducer, effect, input): a faithful replay shows as many.
   package var errors = 0
   package var end: End?
@@ -78,6 +81,9 @@ package struct Recording {
   /// Reads a recording from its text; `name` is what errors call it (`session.jsonl:3: …`).
   package init(text: String, name: String) throws {
     var feature: String?
+    // NB: asynchronous calls are written when they answer, with their place among the calls:
+    //     put back in call order, the order replay makes them in.
+    var calls: [String: [(call: Int?, result: RecordedResult, after: Int?)]] = [:]
     seed = 0
     self.feature = ""
     let decoder = LuaJSONDecoder(depthLimit: JSONText.depthLimit)
@@ -111,7 +117,8 @@ package struct Recording {
         if !steps.isEmpty { steps[steps.count - 1].state = object["state"] }
       case "dependency":
         guard let dependency = object["name"].stringValue else { continue }
-        results[dependency, default: []].append(RecordedResult(line: object))
+        let call = object["call"].integerValue.map(Int.init)
+        calls[dependency, default: []].append((call, RecordedResult(line: object), object["after"].integerValue.map(Int.init)))
       case "error":
         errors += 1
       case "end":
@@ -122,6 +129,11 @@ package struct Recording {
     }
     guard let feature else { throw RecordError("\(name): no session line") }
     self.feature = feature
+    for (dependency, list) in calls {
+      let ordered = list.enumerated().sorted { ($0.element.call ?? $0.offset, $0.offset) < ($1.element.call ?? $1.offset, $1.offset) }
+      results[dependency] = ordered.map(\.element.result)
+      answeredAfter[dependency] = ordered.map(\.element.after)
+    }
   }
 
   /// Whether two states are the same, taking `3` for `3.0`: recordings made by earlier versions of
@@ -141,7 +153,7 @@ package struct Recording {
   /// Dependencies answering each call with the next recorded result for its name: nothing live is
   /// reached (no file, no network, no clock).
   package func replaying(_ names: [String], kinds: LuaDependencies) -> (LuaDependencies, ReplayQueue) {
-    let queue = ReplayQueue(results)
+    let queue = ReplayQueue(results, answeredAfter: answeredAfter)
     var dependencies = LuaDependencies()
     for name in names {
       switch kinds.functions[name]! {

@@ -2,9 +2,15 @@ import Foundation
 import LuaBridge
 
 /// The recorded dependency results still to hand out during a replay, by name, in call order.
+///
+/// An asynchronous answer waits until the replay reduced as many actions as the session had when
+/// it answered (``reduced(_:)``): two effects sleeping at once wake in the recorded order, whatever
+/// order the replay's scheduling would give them.
 package final class ReplayQueue: @unchecked Sendable {
   private let lock = NSLock()
   private var results: [String: [RecordedResult]]
+  private var answeredAfter: [String: [Int?]]
+  private var reducedCount = 0
   /// Calls made beyond what the recording holds, by name: a replay that waits for effect actions
   /// that never come says why.
   private var overdrawnNames: [String] = []
@@ -12,13 +18,19 @@ package final class ReplayQueue: @unchecked Sendable {
   /// The names of the calls made beyond what the recording holds, in order.
   package var overdrawn: [String] { lock.withLock { overdrawnNames } }
 
-  package init(_ results: [String: [RecordedResult]]) {
+  package init(_ results: [String: [RecordedResult]], answeredAfter: [String: [Int?]] = [:]) {
     self.results = results
+    self.answeredAfter = answeredAfter
+  }
+
+  /// Tells the queue how many actions the replay reduced so far.
+  package func reduced(_ count: Int) {
+    lock.withLock { reducedCount = count }
   }
 
   /// The next result of a synchronous call.
   package func next(_ name: String) throws -> LuaValue {
-    switch take(name) {
+    switch take(name)?.result {
     case let .value(value)?: return value
     case let .error(message)?: throw RecordError(message)
     case .cancelled?, nil:
@@ -29,7 +41,13 @@ package final class ReplayQueue: @unchecked Sendable {
   /// The next result of an asynchronous call. A call the recording saw cancelled (or did not see
   /// at all: the session stopped first) waits until its effect is cancelled, as it did then.
   package func nextAwaiting(_ name: String) async throws -> LuaValue {
-    switch take(name) {
+    let next = take(name)
+    if let after = next?.after {
+      // NB: the replay runs effects on the main actor as the session did; a short poll is enough
+      //     to see the actions before this answer come, and ends with the effect's cancellation.
+      while lock.withLock({ reducedCount < after }) { try await Task.sleep(for: .milliseconds(1)) }
+    }
+    switch next?.result {
     case let .value(value)?: return value
     case let .error(message)?: throw RecordError(message)
     case .cancelled?, nil:
@@ -38,7 +56,7 @@ package final class ReplayQueue: @unchecked Sendable {
     }
   }
 
-  private func take(_ name: String) -> RecordedResult? {
+  private func take(_ name: String) -> (result: RecordedResult, after: Int?)? {
     lock.withLock {
       guard var queue = results[name], !queue.isEmpty else {
         overdrawnNames.append(name)
@@ -46,7 +64,12 @@ package final class ReplayQueue: @unchecked Sendable {
       }
       let result = queue.removeFirst()
       results[name] = queue
-      return result
+      var after: Int?
+      if var gates = answeredAfter[name], !gates.isEmpty {
+        after = gates.removeFirst()
+        answeredAfter[name] = gates
+      }
+      return (result, after)
     }
   }
 }

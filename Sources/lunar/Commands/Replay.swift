@@ -91,7 +91,10 @@ struct Replay: AsyncParsableCommand {
       initialState: recording.initialState.map(plugin.feature.initialState(startingFrom:))
     )
     let check = ReplayCheck(recording: recording)
-    session.onReduce = { action, fromInput, state in check.reduced(action, fromInput: fromInput, state: state) }
+    session.onReduce = { action, fromInput, state in
+      check.reduced(action, fromInput: fromInput, state: state)
+      queue.reduced(check.reduced)
+    }
     session.start()
     let inputs = recording.inputs
     let progress = ProgressLine("replaying", total: inputs.count, unit: "actions")

@@ -131,8 +131,11 @@ struct Run: AsyncParsableCommand {
     let mode = self.dependencies.deps
     // NB: run is a host of one plugin, the user's own feature: what it reaches is offered here,
     //     recorded (--record) and shown to the devtools (--devtools) on its way.
+    // NB: with --seed, deps.uuid() draws from it too; without, ids stay random across runs.
+    let uuids = random.given.map(SeededUUIDs.init(seed:))
     let host = PluginHost(limits: limits.limits, randomSeed: random.seed) { _ in
       var dependencies = HostDependencies.dependencies(mode: mode, root: location.root, data: featureData)
+      if let uuids { dependencies.drawUUIDs(from: uuids) }
       if let recorder { dependencies = recorder.recording(dependencies) }
       if let tap { dependencies = tap.tapping(dependencies) }
       return dependencies

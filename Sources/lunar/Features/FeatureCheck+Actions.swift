@@ -11,7 +11,9 @@ extension FeatureCheck {
     let owner = feature.childActionTypes.isEmpty ? "\(feature.name) declares" : "\(feature.name) and its children declare"
     var files = feature.loadedFiles
     let tests = (try? FileManager.default.contentsOfDirectory(at: root, includingPropertiesForKeys: nil)) ?? []
+    let ownFiles = Set(files.map(\.standardizedFileURL.path))
     files += tests.filter { $0.lastPathComponent.hasSuffix("_test.lua") }.sorted { $0.path < $1.path }
+      .filter { testsOnly(ownFiles, test: $0, root: root) }
     for file in files {
       guard let source = try? String(contentsOf: file, encoding: .utf8) else { continue }
       let lines = codeLines(source)
@@ -25,6 +27,23 @@ extension FeatureCheck {
         }
       }
     }
+  }
+
+  /// Whether the test file `test` tests this feature or features of its tree only: every feature
+  /// module of the folder it requires is one of `ownFiles`. A test of a sibling feature (a parent,
+  /// say) sends actions this feature does not declare, and is judged when that feature is checked.
+  static func testsOnly(_ ownFiles: Set<String>, test: URL, root: URL) -> Bool {
+    guard let source = try? String(contentsOf: test, encoding: .utf8) else { return true }
+    for line in codeLines(source) {
+      for match in line.matches(of: /require\s*\(?\s*["']([\w.\/]+)["']/) {
+        let name = String(match.output.1)
+        if name == "lunar" || name.hasPrefix("lunar.") { continue }
+        let file = root.appendingPathComponent(name.replacingOccurrences(of: ".", with: "/") + ".lua").standardizedFileURL
+        guard !ownFiles.contains(file.path), let module = try? String(contentsOf: file, encoding: .utf8) else { continue }
+        if module.contains("lunar.feature") { return false }
+      }
+    }
+    return true
   }
 
   /// The action types a line names literally: in a table (`type = "x"`), compared

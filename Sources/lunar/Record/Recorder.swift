@@ -19,7 +19,11 @@ import LunarHostSupport
 /// {"kind":"end","t":0.0051,"running":0}
 /// ```
 ///
-/// `t` is seconds since the session started. A call whose effect was cancelled (at the end of the
+/// `t` is seconds since the session started. An asynchronous call is written when it answers, with
+/// `call`, its place among the calls of its name (`clock.sleep` calls from two effects answer in
+/// another order than they were made), and `after`, how many actions had come by then: replay hands
+/// each call its own answer, and answers it only once as many actions came (see ``ReplayQueue``).
+/// A call whose effect was cancelled (at the end of the
 /// session, say) is written `"cancelled":true`: replay leaves it waiting, as it was, rather than
 /// failing it. Values are written exactly (``LuaJSONEncoder``); one JSON cannot hold (text that is
 /// not UTF-8, NaN) is reported through ``onError``, and an `unrecorded` line takes its place, so
@@ -28,6 +32,10 @@ import LunarHostSupport
 final class Recorder {
   private let handle: FileHandle
   private let started = ContinuousClock.now
+  /// How many actions were recorded so far, read when an asynchronous call answers.
+  private let actions = LockIsolated(0)
+  /// How many calls of each asynchronous dependency were made so far.
+  private let calls = LockIsolated<[String: Int]>([:])
   /// Told when a line could not be recorded.
   var onError: ((String) -> Void)?
 
@@ -50,10 +58,12 @@ final class Recorder {
   }
 
   func action(_ action: LuaValue) {
+    actions.withValue { $0 += 1 }
     write(["kind": "action", "t": .number(now), "action": action])
   }
 
   func effectAction(_ action: LuaValue) {
+    actions.withValue { $0 += 1 }
     write(["kind": "effectAction", "t": .number(now), "action": action])
   }
 
@@ -78,10 +88,16 @@ final class Recorder {
     return ((Double(seconds) + Double(attoseconds) * 1e-18) * 1e6).rounded() / 1e6
   }
 
-  nonisolated func dependency(_ name: String, arguments: [LuaValue], result: RecordedResult, at instant: ContinuousClock.Instant) {
+  nonisolated func dependency(
+    _ name: String, arguments: [LuaValue], result: RecordedResult, at instant: ContinuousClock.Instant, call: Int? = nil
+  ) {
     var line: [String: LuaValue] = [
       "kind": "dependency", "name": .text(name), "arguments": .array(arguments), "t": .number(Self.seconds(instant - started)),
     ]
+    if let call {
+      line["call"] = .integer(Int64(call))
+      line["after"] = .integer(Int64(actions.value))
+    }
     switch result {
     case let .value(value): line["result"] = value
     case let .error(message): line["error"] = .text(message)
@@ -139,14 +155,19 @@ final class Recorder {
         })
       case let .async(function):
         recorded.register(name, .async { [self] arguments in
+          let call = self.calls.withValue { calls in
+            calls[name, default: 0] += 1
+            return calls[name]!
+          }
           do {
             let value = try await function(arguments)
-            self.dependency(name, arguments: arguments, result: .value(value), at: .now)
+            self.dependency(name, arguments: arguments, result: .value(value), at: .now, call: call)
             return value
           } catch {
             // NB: a cancelled call is not a failure of the dependency: the effect was stopped.
             let cancelled = error is CancellationError || Task.isCancelled
-            self.dependency(name, arguments: arguments, result: cancelled ? .cancelled : .error("\(error)"), at: .now)
+            self.dependency(
+              name, arguments: arguments, result: cancelled ? .cancelled : .error("\(error)"), at: .now, call: call)
             throw error
           }
         })

@@ -33,8 +33,11 @@ struct TimeoutOption: ParsableArguments {
 /// lunar run examples/dice --seed 42
 /// ```
 struct SeedOption: ParsableArguments {
-  @Option(help: "Seed of math.random.")
-  var seed: UInt64 = 0
+  @Option(name: .customLong("seed"), help: "Seed of math.random (default: 0). Given, lunar run draws deps.uuid() from it too.")
+  var given: UInt64?
+
+  /// The seed of `math.random`.
+  var seed: UInt64 { given ?? 0 }
 }
 
 /// `--deps`, shared by the commands that give features their dependencies.

@@ -176,7 +176,8 @@ struct SpecParent: Reducer {
 extension SpecParent.Action {
   /// The action a JSON action of the table names: `{type = "rows", id = 2, action = {type = "start"}}`
   /// is `.rows(.element(id: 2, action: .start))`; a child's `{type = "dismiss"}` is the presentation's
-  /// `.dismiss`, or a stack's `.popFrom(id:)`.
+  /// `.dismiss`, or a stack's `.popFrom(id:)`; `{type = "path", action = {type = "push", id = 0}}` (no
+  /// element id) is the stack's `.push(id:state:)`, and `popFrom` likewise.
   init(json: SpecJSON) throws {
     func child() throws -> SpecChild.Action {
       guard let name = json["action"]?["type"]?.string, let action = SpecChild.Action(rawValue: name) else {
@@ -193,6 +194,14 @@ extension SpecParent.Action {
     case "counter": self = .counter(try child())
     case "rows": self = .rows(.element(id: try id(), action: try child()))
     case "detail": self = isDismiss ? .detail(.dismiss) : .detail(.presented(try child()))
+    case "path" where json["id"] == nil:
+      // NB: a stack's own action (no element id beside it): `push` with its id, or `popFrom`.
+      guard let id = json["action"]?["id"]?.int else { throw SpecError("no id in the stack action \(json)") }
+      switch json["action"]?["type"]?.string {
+      case "push": self = .path(.push(id: StackElementID(rawValue: id), state: SpecChild.State()))
+      case "popFrom": self = .path(.popFrom(id: StackElementID(rawValue: id)))
+      default: throw SpecError("a stack action is push or popFrom: \(json)")
+      }
     case "path":
       let id = StackElementID(rawValue: try id())
       self = isDismiss ? .path(.popFrom(id: id)) : .path(.element(id: id, action: try child()))

@@ -62,5 +62,6 @@ return {
     { "lunar.Feature", base.methods["lunar.Feature"] },
     { "lunar.Effect", base.methods["lunar.Effect"] },
     { "lunar.TestStore", tests.methods["lunar.TestStore"] },
+    { "lunar.TestStream", tests.methods["lunar.TestStream"] },
   },
 }

@@ -15,6 +15,7 @@ local base = require "lunar._base"
 local host = require "lunar._host"
 -- The host's "did you mean" (Swift, `LuaFeature.nearest`): one rule for every suggestion Lunar makes.
 local nearest = require "lunar._nearest"
+local binding = require "lunar._compose.binding"
 local hooks, describe, isFeature = base.hooks, base.describe, base.isFeature
 
 local type, pairs, rawget, error = type, pairs, rawget, error
@@ -133,6 +134,10 @@ local function validateIn(declared, action, owner, extra)
     local names = sortedKeys(declared)
     for _, key in ipairs(extra or {}) do names[#names + 1] = key end
     sort(names)
+    if #names == 0 then
+      return "unknown action " .. describe(actionType) .. "; " .. owner ..
+        " declares no actions (`actions = {}`): it takes none"
+    end
     return "unknown action " .. describe(actionType) .. suggestion(actionType, names) .. "; " .. owner ..
       " declares " .. concat(names, ", ")
   end
@@ -165,13 +170,23 @@ end
 
 -- A wrapped child action: its `action` checked against the child (any destination of a stack).
 local function validateChild(feature, entry, action)
+  if entry.kind == "binding" then return binding.problem(entry, feature.name, action) end
   local sub = rawget(action, "action")
   if type(sub) ~= "table" or type(rawget(sub, "type")) ~= "string" then
     return nil -- NB: composition says what a wrapped action must look like.
   end
-  if (entry.kind == "ifLet" or entry.kind == "stack") and rawget(sub, "type") == "dismiss" then return nil end
+  if entry.kind ~= "scope" and entry.kind ~= "forEach" and rawget(sub, "type") == "dismiss" then return nil end
+  -- NB: a stack's own actions (push, popFrom) are checked by the stack.
+  if entry.kind == "stack" and rawget(action, "id") == nil then return nil end
   local problem
-  if entry.kind == "stack" then
+  if entry.kind == "destination" then
+    local case = entry.destinations[rawget(sub, "type")]
+    local inner = rawget(sub, "action")
+    if case == nil or type(inner) ~= "table" or type(rawget(inner, "type")) ~= "string" then
+      return nil -- NB: the destination says what its actions must look like.
+    end
+    problem = validate(case, inner)
+  elseif entry.kind == "stack" then
     for _, screen in ipairs(sortedKeys(entry.destinations)) do
       problem = validate(entry.destinations[screen], sub)
       if problem == nil then return nil end
@@ -219,11 +234,11 @@ local function declares(feature, depth)
   if rawget(feature, "declaredActions") ~= nil then return true end
   if depth > 50 then return false end
   for _, entry in pairs(childrenOf(feature) or {}) do
-    if entry.kind == "stack" then
+    if entry.destinations ~= nil then
       for _, destination in pairs(entry.destinations) do
         if declares(destination, depth + 1) then return true end
       end
-    elseif declares(entry.child, depth + 1) then
+    elseif entry.child ~= nil and declares(entry.child, depth + 1) then
       return true
     end
   end
@@ -252,9 +267,15 @@ function host.typesOfTree(feature)
     for key, entry in pairs(childrenOf(f) or {}) do
       seen[key] = true
       if entry.kind == "stack" then
-        seen.dismiss = true
+        seen.dismiss, seen.push, seen.popFrom = true, true, true
         for _, destination in pairs(entry.destinations) do visit(destination, depth + 1) end
-      else
+      elseif entry.kind == "destination" then
+        seen.dismiss = true
+        for name, destination in pairs(entry.destinations) do
+          seen[name] = true
+          visit(destination, depth + 1)
+        end
+      elseif entry.kind ~= "binding" then
         if entry.kind == "ifLet" then seen.dismiss = true end
         visit(entry.child, depth + 1)
       end

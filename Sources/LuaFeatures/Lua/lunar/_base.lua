@@ -276,29 +276,109 @@ function lunar.shared(key, options)
   return handle
 end
 
+-- NB: an element reference is a handle too, kept apart from declarations: it names a key, and
+--     declares nothing unless it was made from a declaration.
+local elementReferences = setmetatable({}, { __mode = "k" })
+local ElementReference = {
+  __name = "lunar.sharedElement",
+  __metatable = "lunar.sharedElement",
+  __index = function(handle, field) return elementReferences[handle][field] end,
+  __newindex = function(handle)
+    error("lunar.sharedElement(" .. describe(elementReferences[handle].key) .. ") cannot be changed after it is made",
+      2)
+  end,
+}
+
+--- lunar.sharedElement("syncUps") (or a lunar.shared declaration): the element of a shared array
+--- whose `id` is the field's own `id`.
+function lunar.sharedElement(key)
+  local declaration = sharedDeclarations[key]
+  if declaration ~= nil then key = declaration.key end
+  if type(key) ~= "string" or not key:match("^[%w_%.%-]+$") or key:sub(1, 1) == "." or #key > 100 then
+    error("lunar.sharedElement needs the key of a shared array (like \"syncUps\") or its lunar.shared(…) " ..
+      "declaration, got " .. describe(key), 2)
+  end
+  local handle = setmetatable({}, ElementReference)
+  elementReferences[handle] = { key = key, declaration = declaration }
+  return handle
+end
+
 -- The feature's initial state with each shared field holding its default (the host replaces it
--- with the current shared value).
+-- with the current shared value), and the fields' plain declarations for the host.
 function withShared(name, initial, shared)
   if type(shared) ~= "table" then
     error("feature " .. name .. ": `shared` must be a table { field = lunar.shared(…) }, got " .. describe(shared), 3)
   end
   local state, fields = {}, {}
+  if type(initial) == "function" then
+    -- NB: the shared defaults are laid over each state the function makes.
+    local make = initial
+    local defaults
+    defaults, fields = withShared(name, {}, shared)
+    return function(deps)
+      local made = make(deps)
+      if type(made) ~= "table" then
+        error("feature " .. name .. ": initial(deps) must return a state table, got " .. describe(made), 2)
+      end
+      for field, value in pairs(defaults) do
+        if made[field] == nil then made[field] = copyValue(value, 0) end
+      end
+      return made
+    end, fields
+  end
   for k, v in pairs(initial) do state[k] = v end
   for field, handle in pairs(shared) do
-    local declaration = sharedDeclarations[handle]
-    if type(field) ~= "string" or not declaration then
-      error("feature " .. name .. ": `shared` maps field names to lunar.shared(…), got " .. describe(field) ..
-        " = " .. describe(handle), 3)
+    local declaration, reference = sharedDeclarations[handle], elementReferences[handle]
+    if type(field) ~= "string" or not (declaration or reference) then
+      error("feature " .. name .. ": `shared` maps field names to lunar.shared(…) or lunar.sharedElement(…), got " ..
+        describe(field) .. " = " .. describe(handle), 3)
     end
-    if initial[field] ~= nil then
-      error("feature " .. name .. ": `" .. field .. "` is both in `initial` and in `shared`; " ..
-        "its default belongs in lunar.shared(…, { default = … })", 3)
+    if reference ~= nil then
+      -- NB: an element has no default of its own: the parent presents the child with one.
+      declaration = reference.declaration
+      fields[#fields + 1] = { field = field, key = reference.key, element = true, feature = name, path = {},
+        storage = declaration and declaration.storage, default = declaration and copyValue(declaration.default, 0) }
+    else
+      if initial[field] ~= nil then
+        error("feature " .. name .. ": `" .. field .. "` is both in `initial` and in `shared`; " ..
+          "its default belongs in lunar.shared(…, { default = … })", 3)
+      end
+      state[field] = copyValue(declaration.default, 0)
+      fields[#fields + 1] = { field = field, key = declaration.key, storage = declaration.storage, feature = name,
+        path = {}, default = copyValue(declaration.default, 0) }
     end
-    state[field] = copyValue(declaration.default, 0)
-    fields[#fields + 1] = { field = field, key = declaration.key, storage = declaration.storage,
-      default = copyValue(declaration.default, 0) }
   end
   return state, fields
+end
+
+-- The shared fields of a body's children, each with the path from the parent's state to the
+-- child's (a list's element is `{ each = true }`, a stack entry's `{ each = true, screen = name }`
+-- then "state"), appended to `fields`.
+local function childrenShared(body, fields)
+  local function add(child, prefix)
+    local sites = child.sharedFields
+    if sites == nil then return end
+    for i = 1, #sites do
+      local site, path = sites[i], {}
+      for p = 1, #prefix do path[p] = prefix[p] end
+      for p = 1, #site.path do path[#path + 1] = site.path[p] end
+      local copy = {}
+      for k, v in pairs(site) do copy[k] = v end
+      copy.path = path
+      fields[#fields + 1] = copy
+    end
+  end
+  for i = 1, #body do
+    local e = body[i]
+    if e.kind == "scope" or e.kind == "ifLet" then
+      add(e.child, { e.key })
+    elseif e.kind == "forEach" then
+      add(e.child, { e.key, { each = true } })
+    elseif e.kind == "stack" then
+      for screen, child in pairs(e.destinations) do add(child, { e.key, { each = true, screen = screen }, "state" }) end
+    end
+  end
+  return fields
 end
 
 --- lunar.feature { name = …, initial = {…}, reduce = function(state, action, deps) … end }
@@ -310,8 +390,9 @@ function lunar.feature(definition)
   if type(name) ~= "string" or name == "" then
     error("lunar.feature needs a `name` string", 2)
   end
-  if type(definition.initial) ~= "table" then
-    error("feature " .. name .. " needs an `initial` state table, got " .. describe(definition.initial), 2)
+  if type(definition.initial) ~= "table" and type(definition.initial) ~= "function" then
+    error("feature " .. name .. " needs an `initial` state table (or a function(deps) returning one), got " ..
+      describe(definition.initial), 2)
   end
   if definition.body ~= nil then
     if definition.reduce ~= nil then
@@ -335,6 +416,8 @@ function lunar.feature(definition)
   end
   if definition.body ~= nil then
     feature.reduce, feature.origin = hooks.compose(feature, 2)
+    local fields = childrenShared(definition.body, feature.sharedFields or {})
+    if #fields > 0 then feature.sharedFields = fields end
   else
     feature.origin = definedAt(definition.reduce)
   end
@@ -359,13 +442,23 @@ local function copyState(t, depth)
   return copy
 end
 
---- Feature:initialWith { … }: a fresh copy of the feature's `initial` state with the given fields
---- set, to present or push a child (`state.detail = Detail:initialWith { title = todo.title }`).
-function Feature:initialWith(fields)
+--- Feature:initialWith({ … } [, deps]): a fresh copy of the feature's `initial` state with the
+--- given fields set, to present or push a child (`state.detail = Detail:initialWith { title = … }`).
+--- A feature whose `initial` is a function(deps) needs the `deps` to build it with.
+function Feature:initialWith(fields, deps)
   if fields ~= nil and type(fields) ~= "table" then
     error(self.name .. ":initialWith expects a table of fields, got " .. describe(fields), 2)
   end
-  local state = copyState(self.initial, 0)
+  local state
+  if type(self.initial) == "function" then
+    if type(deps) ~= "table" then
+      error(self.name .. "'s initial state is built with deps: call " .. self.name ..
+        ":initialWith(fields, deps) with the deps your reducer gets", 2)
+    end
+    state = self.initial(deps)
+  else
+    state = copyState(self.initial, 0)
+  end
   if fields ~= nil then
     for k, v in pairs(fields) do state[k] = v end
   end

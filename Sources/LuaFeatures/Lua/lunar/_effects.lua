@@ -171,6 +171,16 @@ function host.asyncCall(name)
   end
 end
 
+--- Waits, inside an effect, until the stream `id` a test feeds (`test.stream()`) is fed or
+--- finished; the effect's cancellation ends the wait by closing its coroutine.
+function host.waitForStream(id, what)
+  local thread, isMain = crunning()
+  if isMain or not effectThreads[thread] then
+    error(what .. " is read by an effect: loop over it inside fx.run(function(send) … end)", 3)
+  end
+  cyield(CALL, "@stream", id)
+end
+
 ---------------------------------------------------------------------------------------------------
 -- Dependencies: `deps.numberFact.fetch(n)`. Synchronous ones are host functions; asynchronous ones
 -- yield to Swift. Lua overrides (tests) replace either kind with a plain Lua function.

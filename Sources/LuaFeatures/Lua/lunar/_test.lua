@@ -2,14 +2,25 @@
 -- drives; a store operation yields to Swift, which runs the feature in a TestStore and resumes the
 -- test once the operation (and its assertions) are done.
 local base = require "lunar._base"
+local host = require "lunar._host"
 local whereCalled = require("lunar._where").called
 local describe, isFeature, checkAction = base.describe, base.isFeature, base.checkAction
-local type, setmetatable, error, pairs = type, setmetatable, error, pairs
+local type, setmetatable, error, pairs, pcall = type, setmetatable, error, pairs, pcall
 local cyield, tpack, tunpack = coroutine.yield, table.pack, table.unpack
 
 local TEST = "lunar.test"
 local handles, nextHandle = {}, 0
 local registered = {}
+
+-- The line that called the outermost test.helper running now: what store operations and errors
+-- inside helpers report instead of their own lines.
+local helperAt
+
+-- Where the store operation being called was called from: the caller `level` frames up, or the
+-- line that called the helper it runs in.
+local function at(level)
+  return helperAt or whereCalled(level + 1)
+end
 
 local function handle(value)
   if value == nil then return nil end
@@ -36,8 +47,11 @@ function test.store(feature, options)
   if not isFeature(feature) then
     error("test.store expects a feature (what lunar.feature returns), got " .. describe(feature), 2)
   end
+  -- NB: `test.store(require "feature")` passes `require`'s second result, where the module came
+  --     from (a string): not options.
+  if type(options) == "string" then options = nil end
   if options ~= nil and type(options) ~= "table" then
-    error("test.store's options must be a table like { initial = {…}, deps = {…} }", 2)
+    error("test.store's options must be a table like { initial = {…}, deps = {…} }, got " .. describe(options), 2)
   end
   options = options or {}
   local overrides = {}
@@ -57,8 +71,12 @@ function test.store(feature, options)
     if type(options.deps) ~= "table" then error("test.store: deps must be a table of mocks", 2) end
     flatten("", options.deps)
   end
-  if options.initial ~= nil and type(options.initial) ~= "table" then
-    error("test.store: initial must be a state table, got " .. describe(options.initial), 2)
+  local initial, build = options.initial, nil
+  if type(initial) == "function" then
+    initial, build = nil, handle(initial)
+  elseif initial ~= nil and type(initial) ~= "table" then
+    error("test.store: initial must be a state table (or a function(deps) returning one), got " ..
+      describe(initial), 2)
   end
   local real = options.clients
   if real ~= nil then
@@ -76,8 +94,8 @@ function test.store(feature, options)
     error("test.store: timeout is how long receive and finish wait for effects, in seconds (above 0, at most " ..
       "3600), got " .. describe(timeout), 2)
   end
-  local id = request("store", handle(feature), options.initial, handle(overrides),
-    options.exhaustive ~= false, real, timeout, whereCalled(2))
+  local id = request("store", handle(feature), initial, handle(overrides),
+    options.exhaustive ~= false, real, timeout, build, at(2))
   return setmetatable({ id = id, feature = feature }, Store)
 end
 
@@ -95,7 +113,7 @@ function Store:send(action, expect)
   if expect ~= nil and type(expect) ~= "function" then
     error("store:send's second argument must be a function(state), got " .. describe(expect), 2)
   end
-  request("send", self.id, action, handle(expect), whereCalled(2))
+  request("send", self.id, action, handle(expect), at(2))
 end
 
 --- store:receive(type | action | predicate [, function(state) … end])
@@ -108,8 +126,9 @@ function Store:receive(matcher, expect)
       local known = false
       for _, name in ipairs(declared) do known = known or name == matcher end
       if not known then
+        local declares = #declared == 0 and " declares no actions" or (" declares " .. table.concat(declared, ", "))
         error("store:receive: unknown action " .. describe(matcher) .. base.hooks.suggestion(matcher, declared) ..
-          "; " .. self.feature.name .. " declares " .. table.concat(declared, ", "), 2)
+          "; " .. self.feature.name .. declares, 2)
       end
     end
   elseif type(matcher) == "table" then
@@ -124,7 +143,7 @@ function Store:receive(matcher, expect)
   if expect ~= nil and type(expect) ~= "function" then
     error("store:receive's second argument must be a function(state), got " .. describe(expect), 2)
   end
-  request("receive", self.id, kind, value, handle(expect), whereCalled(2))
+  request("receive", self.id, kind, value, handle(expect), at(2))
 end
 
 --- store:advance(seconds): moves the test clock forward, running what was waiting on it.
@@ -132,20 +151,137 @@ function Store:advance(seconds)
   if type(seconds) ~= "number" or seconds < 0 then
     error("store:advance expects seconds ≥ 0, got " .. describe(seconds), 2)
   end
-  request("advance", self.id, seconds, whereCalled(2))
+  request("advance", self.id, seconds, at(2))
 end
 
 --- store:finish(): waits for every effect to end, and fails if one is still running.
-function Store:finish() request("finish", self.id, whereCalled(2)) end
+function Store:finish() request("finish", self.id, at(2)) end
 
---- store:skipReceived(): accepts the actions received so far without asserting on them.
-function Store:skipReceived() request("skipReceived", self.id, whereCalled(2)) end
+--- store:skipReceived([{ print = true }]): accepts the actions received so far without asserting
+--- on them; returns them (a list, oldest first), and prints them with `print = true`.
+function Store:skipReceived(options)
+  if options ~= nil and type(options) ~= "table" then
+    error("store:skipReceived's options must be a table like { print = true }, got " .. describe(options), 2)
+  end
+  return request("skipReceived", self.id, options ~= nil and options.print == true, at(2))
+end
 
 --- store:skipInFlight(): stops waiting for the effects still running (they are not cancelled).
-function Store:skipInFlight() request("skipInFlight", self.id, whereCalled(2)) end
+function Store:skipInFlight() request("skipInFlight", self.id, at(2)) end
 
 --- store:state(): a copy of the state as of the last send, receive or skip.
-function Store:state() return request("state", self.id, whereCalled(2)) end
+function Store:state() return request("state", self.id, at(2)) end
+
+--- store:assert(function(state) … end): asserts the state without sending an action (changes
+--- made by effects to shared state, or after skipping received actions).
+function Store:assert(expect)
+  if type(expect) ~= "function" then
+    error("store:assert expects a function(state) that turns the state into what you expect, got " ..
+      describe(expect), 2)
+  end
+  request("assert", self.id, handle(expect), at(2))
+end
+
+--- store:isDismissed(): whether the feature dismissed itself (`fx.dismiss()` at the root); the
+--- store then takes no more actions.
+function Store:isDismissed() return request("isDismissed", self.id, at(2)) end
+
+--- store:withExhaustivity("off" | "on" [, { showSkipped = true }], function() … end): runs the
+--- function with the store exhaustive or not, then puts it back; returns what the function returns.
+function Store:withExhaustivity(mode, options, fn)
+  if fn == nil and type(options) == "function" then options, fn = nil, options end
+  if mode ~= "on" and mode ~= "off" then
+    error("store:withExhaustivity expects \"on\" or \"off\", got " .. describe(mode), 2)
+  end
+  if options ~= nil and type(options) ~= "table" then
+    error("store:withExhaustivity's options must be a table like { showSkipped = true }, got " .. describe(options), 2)
+  end
+  if type(fn) ~= "function" then
+    error("store:withExhaustivity runs a function: store:withExhaustivity(\"off\", function() … end), got " ..
+      describe(fn), 2)
+  end
+  local showSkipped = options ~= nil and options.showSkipped == true
+  local previous = request("exhaustivity", self.id, mode, showSkipped, at(2))
+  local results = tpack(pcall(fn))
+  request("exhaustivity", self.id, previous.mode, previous.showSkipped, at(2))
+  if not results[1] then error(results[2], 0) end
+  return tunpack(results, 2, results.n)
+end
+
+--- test.stream(): a stream the test feeds step by step, for a mock to return where the real
+--- client returns an iterator: `for text in deps.speech.start() do … end` in the feature's
+--- effect receives each `stream:yield(value)` as it comes, and ends at `stream:finish()`.
+local Stream = {}
+Stream.__index = Stream
+Stream.__name = "lunar.test.stream"
+local nextStream = 0
+
+function test.stream()
+  nextStream = nextStream + 1
+  local stream = setmetatable({ id = nextStream, values = {}, first = 1, last = 0, finished = false,
+    cancelled = false, waiting = false }, Stream)
+  -- NB: closed with the coroutine of an effect cancelled while it waits: the stream learns it.
+  stream.guard = setmetatable({}, { __close = function() if stream.waiting then stream.cancelled = true end end })
+  return stream
+end
+
+--- The next value, for a `for` loop in an effect: waits while the stream is empty; nil once it is
+--- finished and read.
+function Stream:__call()
+  while true do
+    if self.first <= self.last then
+      local value = self.values[self.first]
+      self.values[self.first], self.first = nil, self.first + 1
+      return value
+    end
+    if self.finished then return nil end
+    local _ <close> = self.guard
+    self.waiting = true
+    host.waitForStream(self.id, "a test.stream()")
+    self.waiting = false
+  end
+end
+
+--- stream:yield(value): hands `value` to the effect looping over the stream, and lets it run.
+function Stream:yield(value)
+  if value == nil then error("stream:yield needs a value (nil ends a for loop): stream:yield(\"hello\")", 2) end
+  if self.finished then error("stream:yield after stream:finish(): the stream has ended", 2) end
+  self.last = self.last + 1
+  self.values[self.last] = value
+  request("streamFed", self.id, at(2))
+end
+
+--- stream:finish(): ends the stream: the effect's loop ends once it read every value.
+function Stream:finish()
+  self.finished = true
+  request("streamFed", self.id, at(2))
+end
+
+--- stream:isCancelled(): whether an effect looping over the stream was cancelled while it waited.
+function Stream:isCancelled() return self.cancelled end
+
+--- test.helper(function(…) … end): a function for tests whose failures (store operations that
+--- fail, errors it raises) are reported at the line that called it, not at its own lines.
+function test.helper(fn)
+  if type(fn) ~= "function" then
+    error("test.helper expects a function, got " .. describe(fn), 2)
+  end
+  return function(...)
+    if helperAt ~= nil then return fn(...) end
+    helperAt = whereCalled(2)
+    local results = tpack(pcall(fn, ...))
+    local caller = helperAt
+    helperAt = nil
+    if results[1] then return tunpack(results, 2, results.n) end
+    local err = results[2]
+    if type(err) == "string" then
+      -- NB: the message's own `file:line:` is inside the helper; the caller's line replaces it.
+      local rest = err:match("^[^\n:]+:%d+: (.*)$")
+      error(caller .. ": " .. (rest or err), 0)
+    end
+    error(err, 0)
+  end
+end
 
 setmetatable(test, {
   --- test(name, function() … end): declares a test.
@@ -175,6 +311,7 @@ function testing.value(id) return handles[id] end
 
 function testing.clear()
   handles = {}
+  helperAt = nil
 end
 
 --- Applies an expectation function to a copy of the state; returns the expected state.
@@ -197,5 +334,5 @@ return {
   test = test,
   testing = testing,
   -- NB: for the host's check that the definitions for editors (types/) declare every method.
-  methods = { ["lunar.TestStore"] = Store },
+  methods = { ["lunar.TestStore"] = Store, ["lunar.TestStream"] = Stream },
 }

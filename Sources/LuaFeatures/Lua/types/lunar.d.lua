@@ -16,12 +16,12 @@
 ---What `lunar.feature` takes.
 ---@class lunar.FeatureDefinition
 ---@field name string How errors, `lunar list` and the test output name the feature.
----@field initial table The state a store starts from: strings, numbers, booleans and tables of those.
+---@field initial table|fun(deps: lunar.Deps): table The state a store starts from: strings, numbers, booleans and tables of those; or a function of the store's `deps` returning it.
 ---@field reduce? fun(state: table, action: lunar.Action, deps: lunar.Deps): lunar.Effect? Evolves `state` in place (it is a journaled proxy) and returns an effect, or nothing. Leave it out when the feature has a `body`.
 ---@field body? lunar.BodyEntry[] The children and reducers of a composed feature, run in order on every action: children first, `lunar.reduce` last.
 ---@field view? fun(state: table): string The feature's screen, as text, from a plain copy of the state.
 ---@field migrate? fun(state: table) Adapts the state kept across a hot reload to the new script's shape, in place.
----@field shared? table<string, lunar.Shared> State fields shared between features and persisted: `{ settings = lunar.shared("settings", {…}) }`.
+---@field shared? table<string, lunar.Shared|lunar.SharedElement> State fields shared between features and persisted: `{ settings = lunar.shared("settings", {…}) }`, or one element of a shared array: `{ syncUp = lunar.sharedElement("syncUps") }`.
 ---@field clients? lunar.Client[] The Lua clients the feature calls through `deps`: `{ require "fact_client" }`.
 ---@field actions? table<string, table<string, lunar.FieldType>> The feature's actions and their fields: `{ increment = {}, add = { title = "string", note = "string?" } }`. Declared, any other action (or a missing, extra or mistyped field) is refused with the nearest declared name; a body's children are declared by it.
 
@@ -35,9 +35,11 @@ local Feature = {}
 ---```lua
 ---state.editing = Edit:initialWith { id = 3, title = "milk" }
 ---```
+---A feature whose `initial` is a function of `deps` needs them: `Form:initialWith({}, deps)`.
 ---@param fields? table Fields to set on the copy.
+---@param deps? lunar.Deps The reducer's `deps`, for an `initial` that is a function of them.
 ---@return table state
-function Feature:initialWith(fields) end
+function Feature:initialWith(fields, deps) end
 
 ---A client made by `lunar.client`: list it in a feature's `clients`.
 ---@class lunar.Client
@@ -45,6 +47,9 @@ function Feature:initialWith(fields) end
 
 ---A value declared with `lunar.shared`, placed in a feature's state by its `shared` field.
 ---@class lunar.Shared
+
+---A field declared with `lunar.sharedElement`: one element of a shared array, found by its `id`.
+---@class lunar.SharedElement
 
 ---Options of `lunar.shared`.
 ---@class lunar.SharedOptions
@@ -104,6 +109,19 @@ function lunar.feature(definition) end
 ---@return lunar.Shared
 function lunar.shared(key, options) end
 
+---Declares a field that is one element of the shared array `key`: the element whose `id` is the
+---field's own `id`. Writes to the field reach the array (and its file) and every other holder in
+---the same action; writes to the array reach the field. Once the element is removed, the field
+---keeps its last value and its writes stay its own.
+---
+---```lua
+---shared = { syncUp = lunar.sharedElement("syncUps") },
+----- the parent presents it with a copy of the element: Detail:initialWith { syncUp = state.syncUps[i] }
+---```
+---@param key string|lunar.Shared The key of a shared array, or its `lunar.shared` declaration.
+---@return lunar.SharedElement
+function lunar.sharedElement(key) end
+
 ---A body entry: runs `child` on `state[key]`, always there. Its actions arrive as
 ---`{ type = key, action = {…} }`.
 ---@param key string The state field of the child.
@@ -122,7 +140,7 @@ function lunar.forEach(key, child) end
 ---A body entry: runs `child` on `state[key]` while it is not `nil`. Present it by setting the
 ---state; close it by setting `nil`, or from the child with `fx.dismiss()`.
 ---@param key string The state field of the presented child.
----@param child lunar.Feature
+---@param child lunar.Feature|function The child, or `lunar.alert` / `lunar.confirmationDialog`.
 ---@return lunar.BodyEntry
 function lunar.ifLet(key, child) end
 
@@ -148,6 +166,67 @@ function lunar.stack(key, destinations) end
 ---@param state? table The entry's state.
 ---@return integer id
 function lunar.push(stack, screen, state) end
+
+---A body entry: one optional field holding one of several children (TCA's enum destination).
+---`state[key]` is `nil` or `{ screen = "edit", state = {…} }`; the case `screen` names runs
+---`state`. Actions name their case: `{ type = key, action = { type = "edit", action = {…} } }`.
+---Changing or clearing it cancels the previous case's effects.
+---
+---```lua
+---lunar.destination("destination", { edit = SyncUpForm, alert = lunar.alert })
+---```
+---@param key string The state field of the destination.
+---@param cases table<string, lunar.Feature|function> The cases, by name: features, `lunar.alert` or `lunar.confirmationDialog`.
+---@return lunar.BodyEntry
+function lunar.destination(key, cases) end
+
+---A button of an alert or a confirmation dialog.
+---@class lunar.AlertButton
+---@field label string The button's text.
+---@field role? "cancel"|"destructive" How the button is shown.
+---@field action? lunar.Action What tapping it sends (wrapped for the parent); none: it only dismisses.
+
+---An alert or a confirmation dialog, as state.
+---@class lunar.Alert
+---@field kind "alert"|"confirmationDialog"
+---@field title string
+---@field message? string
+---@field titleVisibility? "automatic"|"visible"|"hidden" A dialog's.
+---@field buttons lunar.AlertButton[]
+
+---@class lunar.AlertDefinition
+---@field title string
+---@field message? string
+---@field buttons? lunar.AlertButton[]
+
+---@class lunar.ConfirmationDialogDefinition: lunar.AlertDefinition
+---@field titleVisibility? "automatic"|"visible"|"hidden"
+
+---An alert as plain state (TCA's `AlertState`). Present it with `lunar.ifLet("alert", lunar.alert)`
+---or as a case of `lunar.destination`; after one of its buttons' actions reached the parent, it is
+---cleared (unless the parent replaced it).
+---@param definition lunar.AlertDefinition
+---@return lunar.Alert
+function lunar.alert(definition) end
+
+---A confirmation dialog as plain state (TCA's `ConfirmationDialogState`), presented as an alert is.
+---@param definition lunar.ConfirmationDialogDefinition
+---@return lunar.Alert
+function lunar.confirmationDialog(definition) end
+
+---An alert or a dialog as lines of text, for a `view`: the title in brackets, the message, then
+---each button as `(label, role) -> action type`.
+---@param alert lunar.Alert
+---@return string
+function lunar.alertText(alert) end
+
+---A body entry (first in the body): the state fields a `binding` action may set, by dotted path,
+---with their types ("string", "number", "integer", "boolean", "table", "any"; `?` allows nil).
+---`{ type = "binding", path = "title", value = "x" }` sets `state.title`, then the reducers after
+---it see the action.
+---@param fields table<string, string>
+---@return lunar.BodyEntry
+function lunar.binding(fields) end
 
 ---A body entry: the feature's own reducer, which sees every action, the children's (wrapped)
 ---included, after the children listed before it.

@@ -47,6 +47,8 @@ return lunar.feature {
         state.parentSaw = element.state.count
       elseif action.type == "path" and child.type == "dismiss" then
         state.popped = action.id
+      elseif action.type == "path" and child.type == "popFrom" then
+        state.popped = child.id
       elseif action.type == "open" then
         state.detail = Child:initialWith { id = action.id }
       elseif action.type == "close" then

@@ -35,11 +35,6 @@ local function checkChild(what, key, child)
     error(what .. "(" .. describe(key) .. ", …) expects a feature (what lunar.feature returns), got " ..
       describe(child), 3)
   end
-  if child.sharedFields ~= nil then
-    -- NB: only the feature a store runs syncs its shared fields; a child's would silently never sync.
-    error(what .. "(" .. describe(key) .. ", …): " .. child.name .. " declares `shared` state, which only " ..
-      "the feature a store runs can do: declare it there and hand the child what it needs", 3)
-  end
 end
 
 ---------------------------------------------------------------------------------------------------

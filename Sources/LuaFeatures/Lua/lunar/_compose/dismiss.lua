@@ -1,6 +1,8 @@
 -- `lunar._compose.dismiss`, Composable's dismissal: `{ type = "detail", action = { type = "dismiss" } }`
 -- (and the same with an `id` for a stack entry) runs the parent's reducers first, then removes the
 -- child — a stack entry and the entries above it. The body's C loop calls this after the body ran.
+-- A presented alert or dialog whose button was sent is recorded with its table: it goes only if it
+-- is still the one presented (the parent may have replaced it).
 local host = require "lunar._host"
 local forEach = require "lunar._compose.forEach"
 local realOf = host.internals.realOf
@@ -13,8 +15,9 @@ local function applyDismissals(dismissals, state, real)
   for i = 1, #dismissals, 2 do
     local e, id = dismissals[i], dismissals[i + 1]
     local plain = rawequal(state, real)
-    if e.kind == "ifLet" then
-      if rawget(real, e.key) ~= nil then
+    if e.kind ~= "stack" then
+      local now = rawget(real, e.key)
+      if now ~= nil and (id == false or rawequal(now, id)) then
         if plain then rawset(real, e.key, nil) else state[e.key] = nil end
       end
     else

@@ -6,6 +6,8 @@ local base = require "lunar._base"
 local host = require "lunar._host"
 local body = require "lunar._compose.body"
 local removal = require "lunar._compose.removal"
+local alert = require "lunar._compose.alert"
+local presentedFeature, refusal = alert.presented, alert.refusal
 local lunar, describe = base.lunarTable, base.describe
 local internals = host.internals
 local journal, journalLength, layout = internals.journal, internals.journalLength, internals.layout
@@ -19,8 +21,10 @@ local cancelChild = removal.cancelChild
 local type, rawget, rawequal = type, rawget, rawequal
 
 --- lunar.ifLet("detail", Detail): Detail runs on state.detail while it is not nil.
+--- lunar.ifLet("alert", lunar.alert) presents an alert (or lunar.confirmationDialog, a dialog).
 function lunar.ifLet(key, child)
   checkKey("lunar.ifLet", key)
+  child = presentedFeature(child)
   checkChild("lunar.ifLet", key, child)
   return entry { kind = "ifLet", key = key, child = child }
 end
@@ -46,9 +50,20 @@ local function route(name, e, state, real, action, deps, dismissals)
     dismissals[#dismissals + 1] = false
     return nil, dismissals
   end
+  if e.child.ephemeral then
+    local wrong = refusal(e.child.name, key, presented, sub)
+    if wrong ~= nil then fail(name, wrong) end
+  end
   local identity = type(presented) == "table" and rawget(presented, "id") or nil
   local child = rawequal(state, real) and presented or state[key]
-  return childEffect(user(e.child.reduce, child, sub, deps), e.child, key, nil, identity, "ifLet"), dismissals
+  local effect = childEffect(user(e.child.reduce, child, sub, deps), e.child, key, nil, identity, "ifLet")
+  if e.child.ephemeral then
+    -- NB: an alert goes once the parent saw its button's action, unless the parent replaced it.
+    dismissals = dismissals or {}
+    dismissals[#dismissals + 1] = e
+    dismissals[#dismissals + 1] = presented
+  end
+  return effect, dismissals
 end
 
 -- Cancels the effects of a presented child that went away or was replaced by another identity.

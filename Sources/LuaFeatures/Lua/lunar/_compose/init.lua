@@ -1,7 +1,9 @@
 -- `lunar._compose`: composition, the reducer a feature's `body` becomes. Each entry of a body is an
 -- operator of its own file, named after Composable's: `lunar.scope` (scope.lua), `lunar.forEach`
 -- (forEach.lua), `lunar.ifLet` (ifLet.lua), `lunar.stack` and `lunar.push` (stack.lua),
--- `lunar.reduce` (reduce.lua); dismissal (dismiss.lua) and cancellation on removal (removal.lua)
+-- `lunar.destination` (destination.lua), `lunar.alert` and `lunar.confirmationDialog` (alert.lua),
+-- `lunar.binding` (binding.lua), `lunar.reduce` (reduce.lua); dismissal (dismiss.lua) and
+-- cancellation on removal (removal.lua)
 -- are shared by the containers, and body.lua by all. The loop over a body's entries for each
 -- action is C (CLuaTransaction's routing.c): it runs the reducers, finds a list's row through
 -- forEach.lua's cache, collects the effects, and calls back here for everything else (the other
@@ -46,6 +48,8 @@ local shared = require "lunar._compose.body"
 local scope = require "lunar._compose.scope"
 local forEach = require "lunar._compose.forEach"
 local ifLet = require "lunar._compose.ifLet"
+local destination = require "lunar._compose.destination"
+local binding = require "lunar._compose.binding"
 local stack = require "lunar._compose.stack"
 local applyDismissals = require "lunar._compose.dismiss"
 local removal = require "lunar._compose.removal"
@@ -62,7 +66,12 @@ local indexes, elementOf, checkElements = forEach.indexes, forEach.elementOf, fo
 local checkPresented, touches = ifLet.checkPresented, removal.touches
 local running, stacks = stack.running, stack.stacks
 -- How the body routes an action to a child that is not a list's row (those are the C loop's).
-local routes = { scope = scope.route, ifLet = ifLet.route, stack = stack.route }
+local routes = {
+  scope = scope.route, ifLet = ifLet.route, stack = stack.route,
+  destination = destination.route, binding = binding.route,
+}
+-- How the body checks a container an action touched (a list or a stack otherwise).
+local checks = { ifLet = checkPresented, destination = destination.check }
 
 local type, rawget, error, pairs, setmetatable = type, rawget, error, pairs, setmetatable
 
@@ -93,14 +102,15 @@ function hooks.compose(feature, level)
   for _ in pairs(body) do size = size + 1 end
   if size == 0 or size ~= #body then
     error("feature " .. name .. ": `body` must be a non-empty list of lunar.scope, lunar.forEach, lunar.ifLet, " ..
-      "lunar.stack and lunar.reduce", level + 1)
+      "lunar.stack, lunar.destination, lunar.binding and lunar.reduce", level + 1)
   end
   local origin = nil
   for i = 1, #body do
     local e = body[i]
     if not entries[e] then
       error("feature " .. name .. ": body[" .. i .. "] is " .. describe(e) ..
-        "; expected lunar.scope, lunar.forEach, lunar.ifLet, lunar.stack or lunar.reduce", level + 1)
+        "; expected lunar.scope, lunar.forEach, lunar.ifLet, lunar.stack, lunar.destination, lunar.binding or " ..
+        "lunar.reduce", level + 1)
     end
     list[i] = e
     if e.kind == "reduce" then
@@ -110,7 +120,7 @@ function hooks.compose(feature, level)
         error("feature " .. name .. ": two children of the body use state." .. e.key, level + 1)
       end
       keys[e.key] = true
-      if e.kind ~= "scope" then containers[#containers + 1] = e end
+      if e.kind ~= "scope" and e.kind ~= "binding" then containers[#containers + 1] = e end
       if e.kind == "stack" then stackEntries[#stackEntries + 1] = e end
       origin = origin or (e.child and e.child.origin)
     end
@@ -164,11 +174,7 @@ function hooks.compose(feature, level)
     if touches(real, containers, containerCount) then
       for c = 1, containerCount do
         local e = containers[c]
-        if e.kind == "ifLet" then
-          effects, count = checkPresented(name, e, real, effects, count)
-        else
-          effects, count = checkElements(name, e, real, effects, count)
-        end
+        effects, count = (checks[e.kind] or checkElements)(name, e, real, effects, count)
       end
     end
     return effects, count

@@ -158,7 +158,7 @@ final class LuaFeatureInstance {
   /// The feature's initial state, an `initial` function built with this instance's `deps` (what a
   /// store whose dependencies are set, a test store, starts from).
   func initialValue() throws(LuaError) -> LuaValue {
-    try feature.initialValue(deps: try dependencyTable())
+    try feature.initialValue { () throws(LuaError) in try dependencyTable() }
   }
 
   private func dependencyTable() throws(LuaError) -> LuaTable {

@@ -34,6 +34,7 @@ public final class LuaFeature {
       return value
     } catch {
       host.report(LuaFeatureError(error, kind: .load, feature: name))
+      if case .table = initial { initialRead = .table([:]) }
       return .table([:])
     }
   }

@@ -93,7 +93,8 @@ struct LuaSharedCompositionTests {
   func title(_ value: LuaValue) -> LuaValue { value[LuaString("title")] }
 
   func row(_ state: LuaState, _ key: String, _ position: Int) -> LuaValue {
-    state.value[LuaString(key)].arrayValue?[position - 1] ?? .nil
+    guard let rows = state.value[LuaString(key)].arrayValue, rows.indices.contains(position - 1) else { return .nil }
+    return rows[position - 1]
   }
 
   /// A store of the app with the meetings 1 ("Design") and 2 ("Standup"), meeting 1 open in the
@@ -189,6 +190,45 @@ struct LuaSharedCompositionTests {
     #expect(store.state.value[LuaString("syncUps")] == [["id": 2, "title": "Standup"]])
     #expect(title(row(store.state, "path", 1)[LuaString("state")][LuaString("syncUp")]) == "Design")
     #expect(try savedSyncUps() == [["id": 2, "title": "Standup"]])
+    #expect(try reducer.residentState() == store.state.value)
+    #expect(harness.takeErrors().isEmpty)
+  }
+
+  @Test func rowsOfAListEachFollowTheirOwnElement() throws {
+    let board = try harness.load(
+      #"""
+      local lunar = require "lunar"
+      local Card = lunar.feature {
+        name = "Card", initial = {},
+        shared = { item = lunar.sharedElement("items") },
+        reduce = function(state, action) if action.type == "done" then state.item.done = true end end,
+      }
+      return lunar.feature {
+        name = "Board",
+        initial = { cards = {} },
+        shared = { items = lunar.shared("items", { default = { { id = 1, done = false }, { id = 2, done = false } } }) },
+        body = {
+          lunar.forEach("cards", Card),
+          lunar.reduce(function(state, action)
+            if action.type == "show" then
+              state.cards[#state.cards + 1] = { id = #state.cards + 1, item = { id = action.item } }
+            end
+          end),
+        },
+      }
+      """#, chunkName: "board.lua")
+    let reducer = board.reducer()
+    let store = makeStore(reducer, state: board.initialState)
+    store.send(["type": "show", "item": 2])
+    store.send(["type": "show", "item": 1])
+    store.send(["type": "show", "item": 2])
+    #expect(harness.takeErrors().map(\.message) == [])
+    // A row put in the state with only the element's id holds the element.
+    #expect(row(store.state, "cards", 1)[LuaString("item")] == ["id": 2, "done": false])
+    store.send(["type": "cards", "id": 1, "action": ["type": "done"]])
+    #expect(store.state.value[LuaString("items")] == [["id": 1, "done": false], ["id": 2, "done": true]])
+    #expect(row(store.state, "cards", 3)[LuaString("item")] == ["id": 2, "done": true])
+    #expect(row(store.state, "cards", 2)[LuaString("item")] == ["id": 1, "done": false])
     #expect(try reducer.residentState() == store.state.value)
     #expect(harness.takeErrors().isEmpty)
   }

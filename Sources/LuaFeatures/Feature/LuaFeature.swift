@@ -27,22 +27,24 @@ public final class LuaFeature {
     if let initialRead { return initialRead }
     do {
       guard case let .table(table) = initial else {
-        return try initialValue(deps: try host.makeDependencies(clients: clients))
+        return try initialValue { () throws(LuaError) in try host.makeDependencies(clients: clients) }
       }
       let value = try Self.writable(try table.value())
       initialRead = value
       return value
     } catch {
       host.report(LuaFeatureError(error, kind: .load, feature: name))
+      if case .table = initial { initialRead = .table([:]) }
       return .table([:])
     }
   }
 
-  /// `initial` built with `deps` (a function of them), or read (a table).
-  func initialValue(deps: LuaTable) throws(LuaError) -> LuaValue {
+  /// `initial` built with `deps` (a function of them; `deps` is asked for only then), or read (a
+  /// table).
+  func initialValue(deps: () throws(LuaError) -> LuaTable) throws(LuaError) -> LuaValue {
     switch initial {
     case .table: return initialValue
-    case let .function(make): return try Self.writable(try host.vm.call(make, deps, returning: LuaValue.self))
+    case let .function(make): return try Self.writable(try host.vm.call(make, try deps(), returning: LuaValue.self))
     }
   }
 

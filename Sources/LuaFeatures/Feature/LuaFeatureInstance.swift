@@ -82,12 +82,11 @@ final class LuaFeatureInstance {
       if let message = report.malformed { throw malformedEffect(message, action: action) }
       let effect = report.effect.isNil ? Effect<LuaValue>.none : try translate(report.effect, action: action)
       var update = try replica.prepare(&report, for: &state, asView: asView, inPlace: !sharing)
-      var sharedKeys: Set<String> = []
-      var placed: [(binding: Int, location: [LuaValue])] = []
+      var published: (keys: Set<String>, placed: [(binding: Int, location: [LuaValue])])? = nil
       if sharing, case let .patches(patches) = update {
         var changed = state
         var applied = false
-        let work = sharedWork(for: patches.map(\.0), before: state.storage) {
+        let work = sharedWork(for: patches.lazy.map(\.0), before: state.storage) {
           for (patch, reread) in patches { changed.storage.apply(patch, reread: reread) }
           applied = true
           return changed.storage
@@ -95,8 +94,7 @@ final class LuaFeatureInstance {
         if let work {
           // Shared fields are saved before the state takes the change: a value that cannot be saved
           // fails the action, and the state must then be as it was.
-          sharedKeys = try pushShared(work, state: changed, action: action)
-          placed = work.placed
+          published = (try pushShared(work, state: changed, action: action), work.placed)
         }
         if applied {
           state = changed
@@ -104,7 +102,7 @@ final class LuaFeatureInstance {
         }
       }
       replica.commit(call, update, report: &report, into: &state)
-      if !sharedKeys.isEmpty || !placed.isEmpty { syncShared(sharedKeys, placed: placed, into: &state) }
+      if let published { syncShared(published.keys, placed: published.placed, into: &state) }
       return effect
     } catch let error as LuaError {
       host.report(LuaFeatureError(error, kind: .reducer, feature: feature.name, action: action))
@@ -158,7 +156,7 @@ final class LuaFeatureInstance {
   /// The feature's initial state, an `initial` function built with this instance's `deps` (what a
   /// store whose dependencies are set, a test store, starts from).
   func initialValue() throws(LuaError) -> LuaValue {
-    try feature.initialValue(deps: try dependencyTable())
+    try feature.initialValue { () throws(LuaError) in try dependencyTable() }
   }
 
   /// A test's own initial state, `test.store(F, { initial = function(deps) … end })`, built with

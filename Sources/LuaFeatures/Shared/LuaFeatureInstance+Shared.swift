@@ -85,7 +85,9 @@ extension LuaFeatureInstance {
 
   /// What `patches` do to the shared fields of `state` (the state after them; `before` is the
   /// state before them); `nil` for nothing.
-  func sharedWork(for patches: [StatePatch], before: LuaValue, in state: () -> LuaValue) -> SharedWork? {
+  func sharedWork(
+    for patches: some Collection<StatePatch>, before: LuaValue, in state: () -> LuaValue
+  ) -> SharedWork? {
     guard let shared = sharedBindings, !shared.bindings.isEmpty else { return nil }
     let reaches = patches.contains { patch in
       guard case let .string(key)? = patch.writtenPath.first else { return true }

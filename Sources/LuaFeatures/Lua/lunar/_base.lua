@@ -391,8 +391,7 @@ function lunar.feature(definition)
     error("lunar.feature needs a `name` string", 2)
   end
   if type(definition.initial) ~= "table" and type(definition.initial) ~= "function" then
-    error("feature " .. name .. " needs an `initial` state table (or a function(deps) returning one), got " ..
-      describe(definition.initial), 2)
+    error("feature " .. name .. " needs an `initial` state table, got " .. describe(definition.initial), 2)
   end
   if definition.body ~= nil then
     if definition.reduce ~= nil then

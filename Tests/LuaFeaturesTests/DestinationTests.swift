@@ -30,6 +30,7 @@ struct DestinationTests {
     "an alert of its own field goes after its button",
     "a confirmation dialog is a destination case too",
     "a binding sets the field before the parent sees it",
+    "a case's binding is wrapped like its other actions",
     "push and popFrom are actions of the stack",
     "the view renders an alert",
   ])
@@ -59,13 +60,13 @@ struct DestinationTests {
   @Test(arguments: [
     ("a binding of an undeclared path",
      #"store:send: Meeting has no binding for "titel" (did you mean "title"?); it binds note, settings.duration, title"#,
-     "destinations_test.lua:230"),
+     "destinations_test.lua:244"),
     ("a binding of the wrong type",
-     #"store:send: Meeting's binding "settings.duration" takes an integer, got "long""#, "destinations_test.lua:235"),
-    ("a button without a label", #"lunar.alert: buttons[1] needs a `label` string, got nil"#, "destinations_test.lua:249"),
+     #"store:send: Meeting's binding "settings.duration" takes an integer, got "long""#, "destinations_test.lua:249"),
+    ("a button without a label", #"lunar.alert: buttons[1] needs a `label` string, got nil"#, "destinations_test.lua:263"),
     ("a button of an unknown role",
      #"lunar.alert: buttons[1]: unknown role "destroy"; roles are "cancel" and "destructive" (or none)"#,
-     "destinations_test.lua:253"),
+     "destinations_test.lua:267"),
   ])
   func aMistakeFailsAtItsLine(_ name: String, _ message: String, _ location: String) async throws {
     let failures = try await result(name).failures

@@ -55,6 +55,82 @@ struct SpecChild: Reducer {
   }
 }
 
+/// The button of the spec's alert (`{type = "confirm"}` in Lua).
+enum SpecAlertAction: String, Equatable, Sendable { case confirm }
+
+/// The destination of the spec's parent: one of a child or an alert (`lunar.destination("destination",
+/// { child = Child, alert = lunar.alert })` in Lua), encoded as Lua holds it: `{screen, state}`.
+struct SpecDestination: Reducer {
+  enum State: Equatable, Sendable, Encodable, CasePathable {
+    case child(SpecChild.State)
+    case alert(AlertState<SpecAlertAction>)
+
+    /// The spec's alert: one button sending `confirm`, one cancelling.
+    static var confirmation: Self {
+      .alert(AlertState { TextState("Sure?") } actions: {
+        ButtonState(role: .destructive, action: .confirm) { TextState("Yes") }
+        ButtonState(role: .cancel) { TextState("No") }
+      })
+    }
+
+    private enum CodingKeys: String, CodingKey { case screen, state }
+    private enum AlertKeys: String, CodingKey { case kind, title, message, buttons }
+    private enum ButtonKeys: String, CodingKey { case label, role, action }
+
+    /// As `lunar.alert` builds it: `{kind = "alert", title, message?, buttons = {{label, role?, action?}}}`.
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      switch self {
+      case let .child(child):
+        try container.encode("child", forKey: .screen)
+        try container.encode(child, forKey: .state)
+      case let .alert(alert):
+        try container.encode("alert", forKey: .screen)
+        var fields = container.nestedContainer(keyedBy: AlertKeys.self, forKey: .state)
+        try fields.encode("alert", forKey: .kind)
+        try fields.encode(alert.title.string, forKey: .title)
+        try fields.encodeIfPresent(alert.message?.string, forKey: .message)
+        var buttons = fields.nestedUnkeyedContainer(forKey: .buttons)
+        for button in alert.buttons {
+          var item = buttons.nestedContainer(keyedBy: ButtonKeys.self)
+          try item.encode(button.label.string, forKey: .label)
+          try item.encodeIfPresent(button.role.map { $0 == .cancel ? "cancel" : "destructive" }, forKey: .role)
+          try item.encodeIfPresent(button.action.action.map { ["type": $0.rawValue] }, forKey: .action)
+        }
+      }
+    }
+
+    struct AllCasePaths {
+      var child: AnyCasePath<State, SpecChild.State> {
+        AnyCasePath(embed: State.child) { if case let .child(s) = $0 { s } else { nil } }
+      }
+      var alert: AnyCasePath<State, AlertState<SpecAlertAction>> {
+        AnyCasePath(embed: State.alert) { if case let .alert(s) = $0 { s } else { nil } }
+      }
+    }
+    static var allCasePaths: AllCasePaths { AllCasePaths() }
+  }
+
+  enum Action: Equatable, Sendable, CasePathable {
+    case child(SpecChild.Action)
+    case alert(SpecAlertAction)
+
+    struct AllCasePaths {
+      var child: AnyCasePath<Action, SpecChild.Action> {
+        AnyCasePath(embed: Action.child) { if case let .child(a) = $0 { a } else { nil } }
+      }
+      var alert: AnyCasePath<Action, SpecAlertAction> {
+        AnyCasePath(embed: Action.alert) { if case let .alert(a) = $0 { a } else { nil } }
+      }
+    }
+    static var allCasePaths: AllCasePaths { AllCasePaths() }
+  }
+
+  var body: some ReducerOf<Self> {
+    Scope(state: \.child, action: \.child) { SpecChild() }
+  }
+}
+
 /// The parent of the spec, written with `Composable`'s operators: the same feature as
 /// `Fixtures/CompositionSpec/parent.lua`. A child of every kind, then its own reducer, which
 /// records what it saw of them.
@@ -65,13 +141,15 @@ struct SpecParent: Reducer {
       uniqueElements: [SpecChild.State(id: 1), SpecChild.State(id: 2)], id: \SpecChild.State.rowID)
     @PresentationState var detail: SpecChild.State?
     var path = StackState<SpecChild.State>()
+    @PresentationState var destination: SpecDestination.State?
+    var confirmed: Bool?
     var parentSaw: Int?
     var parentSawDismiss: Int?
     var popped: Int?
     var pinged: Int?
 
     private enum CodingKeys: String, CodingKey {
-      case counter, rows, detail, path, parentSaw, parentSawDismiss, popped, pinged
+      case counter, rows, detail, path, destination, confirmed, parentSaw, parentSawDismiss, popped, pinged
     }
 
     /// A stack element as Lua holds it: `{id, screen, state}`.
@@ -88,6 +166,8 @@ struct SpecParent: Reducer {
       try container.encode(Array(rows), forKey: .rows)
       try container.encodeIfPresent(detail, forKey: .detail)
       try container.encode(path.ids.map { Element(id: $0.rawValue, state: path[id: $0]!) }, forKey: .path)
+      try container.encodeIfPresent(destination, forKey: .destination)
+      try container.encodeIfPresent(confirmed, forKey: .confirmed)
       try container.encodeIfPresent(parentSaw, forKey: .parentSaw)
       try container.encodeIfPresent(parentSawDismiss, forKey: .parentSawDismiss)
       try container.encodeIfPresent(popped, forKey: .popped)
@@ -100,7 +180,10 @@ struct SpecParent: Reducer {
     case rows(IdentifiedAction<Int, SpecChild.Action>)
     case detail(PresentationAction<SpecChild.Action>)
     case path(StackAction<SpecChild.State, SpecChild.Action>)
+    case destination(PresentationAction<SpecDestination.Action>)
     case open(id: Int?)
+    case showChild(id: Int?)
+    case showAlert
     case close, push, pop, clear, stopAll
     case remove(id: Int)
     case add(id: Int)
@@ -117,6 +200,9 @@ struct SpecParent: Reducer {
       }
       var path: AnyCasePath<Action, StackAction<SpecChild.State, SpecChild.Action>> {
         AnyCasePath(embed: Action.path) { if case let .path(action) = $0 { action } else { nil } }
+      }
+      var destination: AnyCasePath<Action, PresentationAction<SpecDestination.Action>> {
+        AnyCasePath(embed: Action.destination) { if case let .destination(action) = $0 { action } else { nil } }
       }
     }
     static var allCasePaths: AllCasePaths { AllCasePaths() }
@@ -146,6 +232,12 @@ struct SpecParent: Reducer {
         state.parentSaw = state.path[id: id]?.count
       case let .path(.popFrom(id)):
         state.popped = id.rawValue
+      case .destination(.presented(.alert(.confirm))):
+        state.confirmed = state.destination != nil
+      case let .showChild(id):
+        state.destination = .child(SpecChild.State(id: id))
+      case .showAlert:
+        state.destination = .confirmation
       case let .open(id):
         state.detail = SpecChild.State(id: id)
       case .close:
@@ -162,7 +254,7 @@ struct SpecParent: Reducer {
         state.rows.removeAll()
       case .stopAll:
         return .cancel(id: SpecCancelID.work)
-      case .counter, .rows, .detail, .path:
+      case .counter, .rows, .detail, .path, .destination:
         break
       }
       return .none
@@ -170,6 +262,7 @@ struct SpecParent: Reducer {
     .forEach(\.rows, action: \.rows) { SpecChild() }
     .ifLet(\.$detail, action: \.detail) { SpecChild() }
     .forEach(\.path, action: \.path) { SpecChild() }
+    .ifLet(\.$destination, action: \.destination) { SpecDestination() }
   }
 }
 
@@ -205,6 +298,20 @@ extension SpecParent.Action {
     case "path":
       let id = StackElementID(rawValue: try id())
       self = isDismiss ? .path(.popFrom(id: id)) : .path(.element(id: id, action: try child()))
+    case "destination":
+      if isDismiss { self = .destination(.dismiss); break }
+      let inner = json["action"]?["action"]?["type"]?.string ?? ""
+      switch json["action"]?["type"]?.string {
+      case "child":
+        guard let action = SpecChild.Action(rawValue: inner) else { throw SpecError("no child action in \(json)") }
+        self = .destination(.presented(.child(action)))
+      case "alert":
+        guard let action = SpecAlertAction(rawValue: inner) else { throw SpecError("no alert action in \(json)") }
+        self = .destination(.presented(.alert(action)))
+      default: throw SpecError("a destination case the spec's feature does not have: \(json)")
+      }
+    case "showChild": self = .showChild(id: json["id"]?.int)
+    case "showAlert": self = .showAlert
     case "open": self = .open(id: json["id"]?.int)
     case "close": self = .close
     case "push": self = .push
@@ -232,6 +339,13 @@ extension SpecParent.Action {
     case let .path(.element(id, action)): return wrapped("path", id: id.rawValue, action.rawValue)
     case let .path(.popFrom(id)): return wrapped("path", id: id.rawValue, "dismiss")
     case let .path(.push(id, _)): return .object(["type": "path", "push": .int(id.rawValue)])
+    case let .destination(.presented(.child(action))):
+      return .object(["type": "destination", "action": wrapped("child", action.rawValue)])
+    case let .destination(.presented(.alert(action))):
+      return .object(["type": "destination", "action": wrapped("alert", action.rawValue)])
+    case .destination(.dismiss): return wrapped("destination", "dismiss")
+    case let .showChild(id): return .object(id.map { ["type": "showChild", "id": .int($0)] } ?? ["type": "showChild"])
+    case .showAlert: return .object(["type": "showAlert"])
     case let .open(id): return .object(id.map { ["type": "open", "id": .int($0)] } ?? ["type": "open"])
     case .close: return .object(["type": "close"])
     case .push: return .object(["type": "push"])

@@ -15,7 +15,6 @@ local base = require "lunar._base"
 local host = require "lunar._host"
 -- The host's "did you mean" (Swift, `LuaFeature.nearest`): one rule for every suggestion Lunar makes.
 local nearest = require "lunar._nearest"
-local binding = require "lunar._compose.binding"
 local hooks, describe, isFeature = base.hooks, base.describe, base.isFeature
 
 local type, pairs, rawget, error = type, pairs, rawget, error
@@ -170,7 +169,8 @@ end
 
 -- A wrapped child action: its `action` checked against the child (any destination of a stack).
 local function validateChild(feature, entry, action)
-  if entry.kind == "binding" then return binding.problem(entry, feature.name, action) end
+  -- NB: required here, not above: composition loads after this module.
+  if entry.kind == "binding" then return require("lunar._compose.binding").problem(entry, feature.name, action) end
   local sub = rawget(action, "action")
   if type(sub) ~= "table" or type(rawget(sub, "type")) ~= "string" then
     return nil -- NB: composition says what a wrapped action must look like.

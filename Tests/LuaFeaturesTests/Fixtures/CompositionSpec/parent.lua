@@ -1,4 +1,5 @@
--- The parent of the composition spec: a child of every kind (scope, forEach, ifLet, stack), then
+-- The parent of the composition spec: a child of every kind (scope, forEach, ifLet, stack, a
+-- destination of a child or an alert), then
 -- its own reducer, which records what it saw of them. The same feature as SpecParent in
 -- SpecFeature.swift, written once in Lua; the scenarios are in scenarios.json.
 local lunar = require "lunar"
@@ -23,6 +24,7 @@ return lunar.feature {
     lunar.forEach("rows", Child),
     lunar.ifLet("detail", Child),
     lunar.stack("path", { child = Child }),
+    lunar.destination("destination", { child = Child, alert = lunar.alert }),
     lunar.reduce(function(state, action)
       local child = action.action
       if action.type == "counter" and child.type == "increment" then
@@ -49,6 +51,18 @@ return lunar.feature {
         state.popped = action.id
       elseif action.type == "path" and child.type == "popFrom" then
         state.popped = child.id
+      elseif action.type == "destination" and child.type == "alert" and child.action.type == "confirm" then
+        state.confirmed = state.destination ~= nil
+      elseif action.type == "showChild" then
+        state.destination = { screen = "child", state = Child:initialWith { id = action.id } }
+      elseif action.type == "showAlert" then
+        state.destination = { screen = "alert", state = lunar.alert {
+          title = "Sure?",
+          buttons = {
+            { label = "Yes", role = "destructive", action = { type = "confirm" } },
+            { label = "No", role = "cancel" },
+          },
+        } }
       elseif action.type == "open" then
         state.detail = Child:initialWith { id = action.id }
       elseif action.type == "close" then

@@ -170,6 +170,20 @@ test("a binding sets the field before the parent sees it", function()
   end)
 end)
 
+test("a case's binding is wrapped like its other actions", function()
+  local store = test.store(Meeting)
+  store:send({ type = "editTapped" }, function(state)
+    state.destination = { screen = "edit", state = { title = "Daily", ticks = 0 } }
+  end)
+  store:send(edit { type = "binding", path = "title", value = "Planning" }, function(state)
+    state.destination.state.title = "Planning"
+  end)
+  store:send(edit { type = "save" }, function(state)
+    state.title = "Planning"
+    state.destination = nil
+  end)
+end)
+
 test("push and popFrom are actions of the stack", function()
   local store = test.store(Meeting)
   store:send({ type = "path", action = { type = "push", screen = "detail", state = { title = "a" } } }, function(state)

@@ -1,11 +1,12 @@
--- An edit form: a destination case, and a stack screen. It ticks under "tick" and closes itself.
+-- An edit form: a destination case, and a stack screen. It binds its title, ticks under "tick" and
+-- closes itself.
 local lunar = require "lunar"
 local fx = lunar.fx
 
 return lunar.feature {
   name = "Form",
   initial = { title = "", ticks = 0 },
-  reduce = function(state, action, deps)
+  body = { lunar.binding { title = "string" }, lunar.reduce(function(state, action, deps)
     if action.type == "setTitle" then
       state.title = action.title
     elseif action.type == "start" then
@@ -18,5 +19,5 @@ return lunar.feature {
     elseif action.type == "close" then
       return fx.dismiss()
     end
-  end,
+  end) },
 }

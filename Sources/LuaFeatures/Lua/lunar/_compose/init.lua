@@ -70,8 +70,7 @@ local routes = {
   scope = scope.route, ifLet = ifLet.route, stack = stack.route,
   destination = destination.route, binding = binding.route,
 }
--- How the body checks a container an action touched (a list or a stack otherwise).
-local checks = { ifLet = checkPresented, destination = destination.check }
+local checkDestination = destination.check
 
 local type, rawget, error, pairs, setmetatable = type, rawget, error, pairs, setmetatable
 
@@ -174,7 +173,14 @@ function hooks.compose(feature, level)
     if touches(real, containers, containerCount) then
       for c = 1, containerCount do
         local e = containers[c]
-        effects, count = (checks[e.kind] or checkElements)(name, e, real, effects, count)
+        local kind = e.kind
+        if kind == "ifLet" then
+          effects, count = checkPresented(name, e, real, effects, count)
+        elseif kind == "destination" then
+          effects, count = checkDestination(name, e, real, effects, count)
+        else
+          effects, count = checkElements(name, e, real, effects, count)
+        end
       end
     end
     return effects, count

@@ -177,7 +177,9 @@ function host.asyncCall(name)
     local results = tpack(cyield(CALL, name, ...))
     if results[1] then
       local first = results[2]
-      if type(first) == "table" and rawget(first, "@stream") ~= nil then return streamIterator(name, first["@stream"]) end
+      if type(first) == "table" and rawget(first, "@stream") ~= nil then
+        return streamIterator(name, first["@stream"])
+      end
       return tunpack(results, 2, results.n)
     end
     error(results[2], 2)

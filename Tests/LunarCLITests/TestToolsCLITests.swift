@@ -29,9 +29,12 @@ import Testing
       .compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
       .filter { $0["name"] as? String == "clock.sleep" }
 
-    // Answered in time order; each names its place among the calls and how many actions came first.
+    // Each names its place among the calls, how many actions came before its answer, and its place
+    // among the answers.
     #expect(sleeps.compactMap { $0["call"] as? Int }.sorted() == [1, 2, 3, 4, 5])
-    #expect(sleeps.compactMap { $0["after"] as? Int } == [1, 2, 3, 4, 5])
+    #expect(sleeps.compactMap { $0["answer"] as? Int }.sorted() == [1, 2, 3, 4, 5])
+    #expect(sleeps.compactMap { $0["after"] as? Int }.allSatisfy { (1...5).contains($0) })
+    #expect(sleeps.compactMap { $0["after"] as? Int }.count == 5)
   }
 
   @Test func checkingOneModuleJudgesOnlyTheTestsOfIt() async throws {

@@ -19,9 +19,12 @@ extension LuaFeatureInstance {
     }
     let key = ObjectIdentifier(thread)
     threads[key] = thread
+    // The streams Swift dependencies opened for this effect: released when it ends, however.
+    var streams: [Int64] = []
     defer {
       thread.close()
       threads[key] = nil
+      for stream in streams { LuaOpenStreams.shared.close(stream) }
     }
 
     var reply = Reply.start
@@ -45,6 +48,14 @@ extension LuaFeatureInstance {
         reply = .resume
       case let .call(name, arguments)?:
         reply = await call(name, arguments: arguments)
+        if case .cancelled = reply { return }
+        if case let .value(value) = reply, let stream = LuaOpenStreams.id(in: value) { streams.append(stream) }
+      case let .nextOfStream(stream)?:
+        do {
+          reply = .value(try await LuaOpenStreams.shared.next(stream) ?? .nil)
+        } catch {
+          reply = Task.isCancelled ? .cancelled : .failure("the stream failed: \(error)")
+        }
         if case .cancelled = reply { return }
       case let .waitForStream(stream)?:
         // NB: cancelled while waiting, the loop ends here: closing the coroutine tells the stream.

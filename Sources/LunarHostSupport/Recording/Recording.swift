@@ -50,9 +50,9 @@ package struct Recording {
   package var steps: [Step] = []
   /// Recorded dependency results, by name, in call order.
   package var results: [String: [RecordedResult]] = [:]
-  /// For each result of ``results``, how many actions had come when it answered (`nil` for
-  /// synchronous calls and earlier recordings): replay answers a call no earlier.
-  package var answeredAfter: [String: [Int?]] = [:]
+  /// For each result of ``results``, when it answered (`nil` for synchronous calls and earlier
+  /// recordings): replay answers a call no earlier.
+  package var answeredAfter: [String: [ReplayGate?]] = [:]
   /// Errors the session showed (reducer, effect, input): a faithful replay shows as many.
   package var errors = 0
   package var end: End?
@@ -83,7 +83,7 @@ package struct Recording {
     var feature: String?
     // NB: asynchronous calls are written when they answer, with their place among the calls:
     //     put back in call order, the order replay makes them in.
-    var calls: [String: [(call: Int?, result: RecordedResult, after: Int?)]] = [:]
+    var calls: [String: [(call: Int?, result: RecordedResult, gate: ReplayGate?)]] = [:]
     seed = 0
     self.feature = ""
     let decoder = LuaJSONDecoder(depthLimit: JSONText.depthLimit)
@@ -118,7 +118,8 @@ package struct Recording {
       case "dependency":
         guard let dependency = object["name"].stringValue else { continue }
         let call = object["call"].integerValue.map(Int.init)
-        calls[dependency, default: []].append((call, RecordedResult(line: object), object["after"].integerValue.map(Int.init)))
+        let gate = object["after"].integerValue.map { ReplayGate(after: Int($0), answer: object["answer"].integerValue.map(Int.init)) }
+        calls[dependency, default: []].append((call, RecordedResult(line: object), gate))
       case "error":
         errors += 1
       case "end":
@@ -132,7 +133,7 @@ package struct Recording {
     for (dependency, list) in calls {
       let ordered = list.enumerated().sorted { ($0.element.call ?? $0.offset, $0.offset) < ($1.element.call ?? $1.offset, $1.offset) }
       results[dependency] = ordered.map(\.element.result)
-      answeredAfter[dependency] = ordered.map(\.element.after)
+      answeredAfter[dependency] = ordered.map(\.element.gate)
     }
   }
 
@@ -165,6 +166,13 @@ package struct Recording {
     }
     return (dependencies, queue)
   }
+}
+
+/// When an asynchronous call answered in the session: after `after` actions, as the `answer`th
+/// answer of all (cancelled calls aside; `nil` in recordings that did not number them).
+package struct ReplayGate: Sendable, Equatable {
+  package var after: Int
+  package var answer: Int?
 }
 
 /// A recorded dependency result: a value, the error the call threw, or a call that was cancelled

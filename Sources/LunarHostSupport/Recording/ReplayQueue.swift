@@ -9,8 +9,10 @@ import LuaBridge
 package final class ReplayQueue: @unchecked Sendable {
   private let lock = NSLock()
   private var results: [String: [RecordedResult]]
-  private var answeredAfter: [String: [Int?]]
+  private var answeredAfter: [String: [ReplayGate?]]
   private var reducedCount = 0
+  /// The last numbered answer given.
+  private var answered = 0
   /// Calls made beyond what the recording holds, by name: a replay that waits for effect actions
   /// that never come says why.
   private var overdrawnNames: [String] = []
@@ -18,7 +20,7 @@ package final class ReplayQueue: @unchecked Sendable {
   /// The names of the calls made beyond what the recording holds, in order.
   package var overdrawn: [String] { lock.withLock { overdrawnNames } }
 
-  package init(_ results: [String: [RecordedResult]], answeredAfter: [String: [Int?]] = [:]) {
+  package init(_ results: [String: [RecordedResult]], answeredAfter: [String: [ReplayGate?]] = [:]) {
     self.results = results
     self.answeredAfter = answeredAfter
   }
@@ -42,10 +44,14 @@ package final class ReplayQueue: @unchecked Sendable {
   /// at all: the session stopped first) waits until its effect is cancelled, as it did then.
   package func nextAwaiting(_ name: String) async throws -> LuaValue {
     let next = take(name)
-    if let after = next?.after {
+    if let gate = next?.gate {
       // NB: the replay runs effects on the main actor as the session did; a short poll is enough
-      //     to see the actions before this answer come, and ends with the effect's cancellation.
-      while lock.withLock({ reducedCount < after }) { try await Task.sleep(for: .milliseconds(1)) }
+      //     to see the actions and answers before this one come, and ends with the effect's
+      //     cancellation.
+      while lock.withLock({ reducedCount < gate.after || (gate.answer ?? 0) > answered + 1 }) {
+        try await Task.sleep(for: .milliseconds(1))
+      }
+      if let answer = gate.answer { lock.withLock { answered = max(answered, answer) } }
     }
     switch next?.result {
     case let .value(value)?: return value
@@ -56,7 +62,7 @@ package final class ReplayQueue: @unchecked Sendable {
     }
   }
 
-  private func take(_ name: String) -> (result: RecordedResult, after: Int?)? {
+  private func take(_ name: String) -> (result: RecordedResult, gate: ReplayGate?)? {
     lock.withLock {
       guard var queue = results[name], !queue.isEmpty else {
         overdrawnNames.append(name)
@@ -64,12 +70,12 @@ package final class ReplayQueue: @unchecked Sendable {
       }
       let result = queue.removeFirst()
       results[name] = queue
-      var after: Int?
+      var gate: ReplayGate?
       if var gates = answeredAfter[name], !gates.isEmpty {
-        after = gates.removeFirst()
+        gate = gates.removeFirst()
         answeredAfter[name] = gates
       }
-      return (result, after)
+      return (result, gate)
     }
   }
 }

@@ -21,8 +21,9 @@ import LunarHostSupport
 ///
 /// `t` is seconds since the session started. An asynchronous call is written when it answers, with
 /// `call`, its place among the calls of its name (`clock.sleep` calls from two effects answer in
-/// another order than they were made), and `after`, how many actions had come by then: replay hands
-/// each call its own answer, and answers it only once as many actions came (see ``ReplayQueue``).
+/// another order than they were made), `after`, how many actions had come by then, and `answer`, its
+/// place among the answers of every asynchronous call: replay hands each call its own answer, and
+/// answers it only once as many actions came and the answers before it were given (see ``ReplayQueue``).
 /// A call whose effect was cancelled (at the end of the
 /// session, say) is written `"cancelled":true`: replay leaves it waiting, as it was, rather than
 /// failing it. Values are written exactly (``LuaJSONEncoder``); one JSON cannot hold (text that is
@@ -36,6 +37,8 @@ final class Recorder {
   private let actions = LockIsolated(0)
   /// How many calls of each asynchronous dependency were made so far.
   private let calls = LockIsolated<[String: Int]>([:])
+  /// How many asynchronous calls answered so far (cancelled ones aside).
+  private let answers = LockIsolated(0)
   /// Told when a line could not be recorded.
   var onError: ((String) -> Void)?
 
@@ -97,6 +100,13 @@ final class Recorder {
     if let call {
       line["call"] = .integer(Int64(call))
       line["after"] = .integer(Int64(actions.value))
+      // NB: two calls can answer before the actions they lead to come: their order decides.
+      if result != .cancelled {
+        line["answer"] = .integer(Int64(answers.withValue { answers in
+          answers += 1
+          return answers
+        }))
+      }
     }
     switch result {
     case let .value(value): line["result"] = value

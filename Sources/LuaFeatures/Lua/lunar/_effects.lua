@@ -160,11 +160,26 @@ end
 
 --- Wraps an asynchronous dependency function: it yields the call to Swift, which resumes with
 --- (true, result) or (false, message).
+-- The iterator over stream `id`, which a Swift dependency returned: each call yields to Swift for
+-- the next value (nil at the end).
+local function streamIterator(name, id)
+  return function()
+    checkInEffect(name, 2)
+    local ok, value = cyield(CALL, "@next", id)
+    if ok then return value end
+    error("deps." .. name .. ": " .. value, 2)
+  end
+end
+
 function host.asyncCall(name)
   return function(...)
     checkInEffect(name, 2)
     local results = tpack(cyield(CALL, name, ...))
     if results[1] then
+      local first = results[2]
+      if type(first) == "table" and rawget(first, "@stream") ~= nil then
+        return streamIterator(name, first["@stream"])
+      end
       return tunpack(results, 2, results.n)
     end
     error(results[2], 2)

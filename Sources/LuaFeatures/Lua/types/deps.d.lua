@@ -22,7 +22,8 @@ function Clock.sleep(seconds) end
 ---@field [string] any The host's other clients.
 local Deps = {}
 
----A new UUID string (in `lunar.test`: `00000000-0000-0000-0000-000000000000`, then counting up).
+---A new UUID string (in `lunar.test`: `00000000-0000-0000-0000-000000000000`, then counting up;
+---under `lunar run --seed N`, the same ones in the same order on every run).
 ---@return string
 function Deps.uuid() end
 

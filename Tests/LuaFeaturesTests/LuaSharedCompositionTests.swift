@@ -124,6 +124,44 @@ struct LuaSharedCompositionTests {
     #expect(harness.takeErrors().isEmpty)
   }
 
+  @Test func aDestinationCaseHoldingAnElementWritesThroughToTheList() throws {
+    let app = try harness.load(
+      #"""
+      local lunar = require "lunar"
+      local Detail = lunar.feature {
+        name = "Detail", initial = {},
+        shared = { syncUp = lunar.sharedElement("syncUps") },
+        reduce = function(state, action)
+          if action.type == "rename" then state.syncUp.title = action.title end
+        end,
+      }
+      return lunar.feature {
+        name = "List", initial = {},
+        shared = { syncUps = lunar.shared("syncUps", { default = { { id = 1, title = "Design" } } }) },
+        body = {
+          lunar.destination("destination", { detail = Detail, alert = lunar.alert }),
+          lunar.reduce(function(state, action)
+            if action.type == "show" then
+              state.destination = { screen = "detail", state = Detail:initialWith { syncUp = state.syncUps[1] } }
+            elseif action.type == "retitle" then
+              state.syncUps[1].title = action.title
+            end
+          end),
+        },
+      }
+      """#, chunkName: "list.lua")
+    let store = makeStore(app.reducer(), state: app.initialState)
+    store.send(["type": "show"])
+    store.send(["type": "destination", "action": ["type": "detail", "action": ["type": "rename", "title": "Retro"]]])
+    let detail = store.state.value[LuaString("destination")][LuaString("state")][LuaString("syncUp")]
+    #expect(title(detail) == "Retro")
+    #expect(title(row(store.state, "syncUps", 1)) == "Retro")
+    // And back: a write to the list reaches the presented case.
+    store.send(["type": "retitle", "title": "Standup"])
+    #expect(title(store.state.value[LuaString("destination")][LuaString("state")][LuaString("syncUp")]) == "Standup")
+    #expect(harness.takeErrors().isEmpty)
+  }
+
   @Test func aChildPresentedLaterStartsFromTheCurrentValue() throws {
     let (store, reducer) = try openApp()
     store.send(["type": "settings", "action": ["type": "set", "theme": "dark"]])

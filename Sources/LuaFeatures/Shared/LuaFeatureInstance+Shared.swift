@@ -43,8 +43,10 @@ extension LuaFeatureInstance {
       sharedBindings = SharedBindings(
         bindings: feature.sharedFields.map { .init(site: $0, slot: shared.slot(for: $0), seen: -1) },
         roots: Set(feature.sharedFields.map { site in
-          if case let .key(key)? = site.path.first { return key }
-          return site.field
+          switch site.path.first {
+          case let .key(key)?, let .presented(key, _)?: return key
+          case .each?, nil: return site.field
+          }
         }),
         feature: featureID, generation: shared.generation
       )

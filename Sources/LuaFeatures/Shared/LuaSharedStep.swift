@@ -1,13 +1,17 @@
 import LuaBridge
 
 /// One step of the path from the root of a composed state to a child's shared field: a field
-/// (`lunar.scope`, `lunar.ifLet`, a stack entry's `state`), or every element of an array
-/// (`lunar.forEach`; for `lunar.stack`, the entries whose `screen` is the destination declaring it).
+/// (`lunar.scope`, `lunar.ifLet`, a stack entry's `state`), every element of an array
+/// (`lunar.forEach`; for `lunar.stack`, the entries whose `screen` is the destination declaring it),
+/// or a `lunar.destination` field while it presents the case declaring it.
 enum LuaSharedStep: Hashable, Sendable {
   case key(LuaString)
   case each(screen: LuaString?)
+  /// The field `key` while it presents the case `screen` (`lunar.destination`).
+  case presented(key: LuaString, screen: LuaString)
 
-  /// Reads the prelude's path: strings, and `{ each = true [, screen = name] }`.
+  /// Reads the prelude's path: strings, `{ each = true [, screen = name] }`, and `{ key = key,
+  /// screen = name }`.
   static func parse(_ value: LuaValue) -> [LuaSharedStep]? {
     switch value {
     case .nil: return []
@@ -17,6 +21,10 @@ enum LuaSharedStep: Hashable, Sendable {
       for step in steps {
         switch step {
         case let .string(key): path.append(.key(key))
+        case .table where step[LuaString("each")].isNil:
+          guard case let .string(key) = step[LuaString("key")], case let .string(screen) = step[LuaString("screen")]
+          else { return nil }
+          path.append(.presented(key: key, screen: screen))
         case .table where step[LuaString("each")].boolValue == true:
           if case let .string(screen) = step[LuaString("screen")] {
             path.append(.each(screen: screen))
@@ -59,6 +67,10 @@ extension LuaSharedField {
     switch (step, value) {
     case let (.key(key), .table(fields)):
       if let next = fields[key] { walk(steps.dropFirst(), from: next, at: location + [.string(key)], field: field, into: &found) }
+    case let (.presented(key, screen), .table(fields)):
+      if let next = fields[key], next[LuaString("screen")] == .string(screen) {
+        walk(steps.dropFirst(), from: next, at: location + [.string(key)], field: field, into: &found)
+      }
     case let (.each(screen), .array(elements)):
       for (index, element) in elements.enumerated() {
         if let screen, element[LuaString("screen")] != .string(screen) { continue }
@@ -79,6 +91,10 @@ extension LuaSharedField {
       switch (step, key) {
       case let (.key(name), .string(written)) where name == written:
         continue
+      case let (.presented(name, screen), .string(written)) where name == written:
+        let presented = state.value(at: Array(written.prefix(position + 1)))
+        if presented?[LuaString("screen")] == .string(screen) { continue }
+        return nil
       case let (.each(screen), .integer):
         guard let screen else { continue }
         let entry = state.value(at: Array(written.prefix(position + 1)))

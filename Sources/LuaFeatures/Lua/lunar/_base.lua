@@ -352,11 +352,12 @@ function withShared(name, initial, shared)
 end
 
 -- The shared fields of a body's children, each with the path from the parent's state to the
--- child's (a list's element is `{ each = true }`, a stack entry's `{ each = true, screen = name }`
+-- child's (a list's element is `{ each = true }`, a stack entry's `{ each = true, screen = name }`,
+-- a destination presenting case `name` at `key` is `{ key = key, screen = name }`
 -- then "state"), appended to `fields`.
 local function childrenShared(body, fields)
   local function add(child, prefix)
-    local sites = child.sharedFields
+    local sites = type(child) == "table" and child.sharedFields or nil
     if sites == nil then return end
     for i = 1, #sites do
       local site, path = sites[i], {}
@@ -376,6 +377,8 @@ local function childrenShared(body, fields)
       add(e.child, { e.key, { each = true } })
     elseif e.kind == "stack" then
       for screen, child in pairs(e.destinations) do add(child, { e.key, { each = true, screen = screen }, "state" }) end
+    elseif e.kind == "destination" then
+      for screen, child in pairs(e.destinations) do add(child, { { key = e.key, screen = screen }, "state" }) end
     end
   end
   return fields

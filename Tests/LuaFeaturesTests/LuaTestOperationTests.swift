@@ -40,12 +40,24 @@ struct LuaTestOperationTests {
 
   @Test func aStoreTakesItsOptionsWithDefaults() throws {
     let operation = try LuaTestOperation(name: "store", arguments: [.integer(1), .nil, .integer(2), .nil, .nil, .nil, "t.lua:3"])
-    guard case let .store(_, _, _, exhaustive, realClients, timeout) = operation else {
+    guard case let .store(_, _, initialBuilder, _, exhaustive, realClients, timeout) = operation else {
       Issue.record("decoded as \(operation)")
       return
     }
+    #expect(initialBuilder == nil)
     #expect(exhaustive)
     #expect(realClients.isEmpty)
     #expect(timeout == nil)
+  }
+
+  @Test func aStoreWhoseInitialIsAFunctionCarriesItsHandle() throws {
+    let operation = try LuaTestOperation(
+      name: "store", arguments: [.integer(1), .nil, .integer(2), true, .nil, .nil, .integer(9), "t.lua:3"])
+    guard case let .store(_, initial, initialBuilder, _, _, _, _) = operation else {
+      Issue.record("decoded as \(operation)")
+      return
+    }
+    #expect(initial == .nil)
+    #expect(initialBuilder == 9)
   }
 }

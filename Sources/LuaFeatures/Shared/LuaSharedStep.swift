@@ -91,7 +91,7 @@ extension LuaSharedField {
       switch (step, key) {
       case let (.key(name), .string(written)) where name == written:
         continue
-      case let (.presented(name, screen), .string(written)) where name == written:
+      case let (.presented(name, screen), .string(key)) where name == key:
         let presented = state.value(at: Array(written.prefix(position + 1)))
         if presented?[LuaString("screen")] == .string(screen) { continue }
         return nil

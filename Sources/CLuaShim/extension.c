@@ -45,14 +45,18 @@ int lunar_call_c(lunar_host *h, lua_State *L, lua_CFunction f, void *context, co
 
 int lunar_budget_pause(lua_State *L) {
   lunar_host *h = lunar_host_of(L);
-  if (!lunar_budget_on(h) || lua_gethook(L) != lunar_count_hook) return 0;
-  lua_sethook(L, NULL, 0, 0);
+  if (!lunar_budget_on(h) || h->untimed) return 0;
+  h->untimed = 1;
+  /* NB: trusted code runs at full speed even in an armed call; the watchdog can still set the
+     hook (a deadline), which then reads the clock but counts nothing. */
+  if (lua_gethook(L) == lunar_count_hook) lua_sethook(L, NULL, 0, 0);
   return 1;
 }
 
 int lunar_budget_resume(lua_State *L) {
   lunar_host *h = lunar_host_of(L);
-  if (!lunar_budget_on(h) || lua_gethook(L) == lunar_count_hook) return 1;
+  if (!lunar_budget_on(h) || !h->untimed) return 1;
+  h->untimed = 0;
   lunar_ensure_hook_of(h, L);
   return 0;
 }

@@ -24,6 +24,9 @@ static inline int lunar_budget_on(lunar_host *h) {
    inside openlibs' protected call: may raise. */
 void lunar_open_limited_libraries(lua_State *L);
 void lunar_open_limited_base(lua_State *L);
+/* Replaces coroutine.create and wrap with versions whose threads carry the count hook from the
+   start (coroutines.c). Runs inside openlibs' protected call: may raise. */
+void lunar_open_hooked_coroutines(lua_State *L);
 
 /* Lua's argument errors (luaL_argerror, luaL_typeerror), naming `fallback` when the call site
    gives no name: a function called through pcall, which stock Lua names after the global it is
@@ -41,57 +44,90 @@ int64_t lunar_thread_cpu_now(void);
 /* Units of C work (see lunar_charge) between two readings of the clock. */
 #define LUNAR_CLOCK_EVERY 4096
 
-/* The watchdog (watchdog.c): a thread that, once a call is past its deadline, makes the hook of
-   its threads fire at their next instruction. The hook reads the clock only every thousand
-   instructions, and one instruction can be slow (`s .. s`, `s == t` on strings of 100 MB). */
+/* The watchdog (watchdog.c): a thread that looks at every running call each LUNAR_WATCH_PERIOD.
+   A call it sees running at two looks in a row has run at least that long: it arms the count hook
+   of the call's threads, and from then on the hook counts the budget and reads the clock. A call
+   past its deadline gets a hook that fires at its next instruction (one instruction can be slow:
+   `s .. s`, `s == t` on strings of 100 MB). A short call never carries the hook: while any count
+   hook is set, Lua runs every instruction through its hook path, at about half speed. */
+#define LUNAR_WATCH_PERIOD 10000000
+/* A budget below this is counted from a call's first instruction (the hook on at once): unarmed,
+   the VM could spend it before the watchdog's second look. */
+#define LUNAR_ARM_BUDGET 50000000
 void lunar_watch_register(lunar_host *h);
 void lunar_watch_unregister(lunar_host *h);
 
-static inline void lunar_watch_enter(lunar_host *h, lua_State *L, int depth) {
-  if (depth < 8) __atomic_store_n(&h->watch_states[depth], L, __ATOMIC_RELAXED);
-  if (depth == 0) {
-    if (!h->watch_registered) lunar_watch_register(h);
-    __atomic_store_n(&h->watch_deadline, h->deadline, __ATOMIC_RELEASE);
-  }
-}
+/* The count hook that enforces the limits once a call is armed (limits.c). */
+void lunar_count_hook(lua_State *L, lua_Debug *ar);
 
-/* After the entry at `depth` ended (and with it, at depth 0, the call). */
-static inline void lunar_watch_leave(lunar_host *h, int depth) {
-  if (depth < 8) __atomic_store_n(&h->watch_states[depth], NULL, __ATOMIC_SEQ_CST);
-  if (depth == 0) __atomic_store_n(&h->watch_deadline, 0, __ATOMIC_SEQ_CST);
-  /* NB: the watchdog may be setting a hook of this entry's thread: wait until it is done, so it
-     never touches a thread the next moments may free. */
-  while (__atomic_load_n(&h->watch_poking, __ATOMIC_SEQ_CST)) { }
+/* The count hook of an entry's thread as the call wants it: off at a call's start (unless the
+   budget is small), on once the call is armed or spent. Cannot raise. */
+static inline void lunar_sync_hook(lunar_host *h, lua_State *L, int depth) {
+  int want = h->exhausted || __atomic_load_n(&h->armed, __ATOMIC_SEQ_CST);
+  lua_Hook hook = lua_gethook(L);
+  if (want) {
+    if (hook != lunar_count_hook || (h->exhausted && lua_gethookcount(L) != 1))
+      lua_sethook(L, lunar_count_hook, LUA_MASKCOUNT, h->exhausted ? 1 : h->hook_interval);
+  } else if (hook != NULL && depth == 0) {
+    /* NB: only the outermost entry clears a hook (one left by an earlier call): a nested entry
+       may race with the watchdog arming the call, whose hook must stay. */
+    lua_sethook(L, NULL, 0, 0);
+  }
 }
 
 /* Budget bookkeeping around every entry that runs Lua code on L. */
 static inline void lunar_budget_enter(lunar_host *h, lua_State *L) {
   int depth = h->depth++;
+  h->untimed_stack = (h->untimed_stack << 1) | (uint64_t)(h->untimed != 0);
+  h->untimed = 0;
+  if (!lunar_budget_on(h)) return;
   if (depth == 0) {
     h->exhausted = 0;
     h->remaining = h->instruction_limit;
-    if (h->time_limit > 0 || h->cpu_limit > 0) {
-      int64_t now = lunar_now();
-      h->deadline = now + h->time_limit;
-      h->until_clock = LUNAR_CLOCK_EVERY;
-      /* NB: no system call here, on every call: the thread's CPU time is first read once the
-         call has run LUNAR_CPU_CHECK_EVERY, and that much counts as spent then. */
-      h->cpu_known = 0;
-      h->next_cpu_check = now + LUNAR_CPU_CHECK_EVERY;
-    }
+    int64_t now = lunar_now();
+    h->deadline = now + h->time_limit;
+    h->until_clock = LUNAR_CLOCK_EVERY;
+    /* NB: no system call here, on every call: the thread's CPU time is first read once the call
+       has run LUNAR_CPU_CHECK_EVERY, and the wall-clock time until then counts as spent. */
+    h->cpu_known = 0;
+    h->next_cpu_check = now + LUNAR_CPU_CHECK_EVERY;
     /* NB: the message handler records where an error happened, but Lua does not run it for
        memory errors: a position left from an earlier error must not be taken for theirs. */
     h->error_line = 0;
     h->error_source[0] = '\0';
+    __atomic_store_n(&h->armed, h->arm_at_entry, __ATOMIC_RELAXED);
+    if (!h->watch_registered) lunar_watch_register(h);
+    lunar_sync_hook(h, L, 0);
+    __atomic_store_n(&h->watch_states[0], L, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&h->watch_deadline, h->time_limit > 0 ? h->deadline : 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&h->watch_call, ++h->watch_serial, __ATOMIC_SEQ_CST);
+  } else {
+    /* NB: published before `armed` is read: the watchdog arms after publishing `armed`, then
+       reads the threads, so one of the two sees the other. */
+    if (depth < 8) __atomic_store_n(&h->watch_states[depth], L, __ATOMIC_SEQ_CST);
+    lunar_sync_hook(h, L, depth);
   }
-  if (h->time_limit > 0) lunar_watch_enter(h, L, depth);
 }
 
 static inline int lunar_budget_leave(lunar_host *h, int status) {
   int exhausted = h->exhausted;
   int depth = --h->depth;
+  h->untimed = (int)(h->untimed_stack & 1);
+  h->untimed_stack >>= 1;
+  if (h->watch_registered) {
+    if (depth > 0 && depth < 8) __atomic_store_n(&h->watch_states[depth], NULL, __ATOMIC_SEQ_CST);
+    if (depth == 0) {
+      lua_State *L = h->watch_states[0];
+      __atomic_store_n(&h->watch_states[0], NULL, __ATOMIC_SEQ_CST);
+      __atomic_store_n(&h->watch_call, 0, __ATOMIC_SEQ_CST);
+      /* NB: the watchdog may be setting a hook of this call's threads: wait until it is done, so
+         it never touches a thread the next moments may free, nor a later call. */
+      while (__atomic_load_n(&h->watch_poking, __ATOMIC_SEQ_CST)) { }
+      /* the host's own calls between two calls run without the hook */
+      if (L != NULL && lua_gethook(L) != NULL) lua_sethook(L, NULL, 0, 0);
+    }
+  }
   if (depth == 0) h->exhausted = 0;
-  if (h->watch_registered) lunar_watch_leave(h, depth);
   if (exhausted && status != LUA_OK && status != LUA_YIELD) return exhausted;
   return status;
 }
@@ -111,13 +147,13 @@ void lunar_check_deadline(lua_State *L);
    then must not run more script code (see the sandbox's xpcall). Cannot raise. */
 static inline int lunar_spent(lunar_host *h) { return h->depth > 0 && h->exhausted != 0; }
 
-/* The count hook that enforces the instruction budget (state.c). */
-void lunar_count_hook(lua_State *L, lua_Debug *ar);
 
-/* The count hook on L if the budget is on and the hook is not there (lunar_budget_pause takes it
-   off while trusted code runs; an error raised there can leave it off). Cannot raise. */
+/* The count hook on L if the running call is armed or spent and the hook is not there
+   (lunar_budget_pause takes it off while trusted code runs; an error raised there can leave it
+   off). Cannot raise. */
 static inline void lunar_ensure_hook_of(lunar_host *h, lua_State *L) {
-  if (lunar_budget_on(h) && lua_gethook(L) != lunar_count_hook)
+  if (lunar_budget_on(h) && h->depth > 0 && lua_gethook(L) != lunar_count_hook &&
+      (h->exhausted || __atomic_load_n(&h->armed, __ATOMIC_SEQ_CST)))
     lua_sethook(L, lunar_count_hook, LUA_MASKCOUNT, h->exhausted ? 1 : h->hook_interval);
 }
 
@@ -139,7 +175,6 @@ static inline int lunar_open_entry(lunar_host *h, lua_State *L, int slots) {
 /* lua_pcall under the message handler at `handler`, with the instruction budget (and its hook). */
 static inline int lunar_budgeted_pcall(lunar_host *h, lua_State *L, int nargs, int nresults, int handler) {
   lunar_budget_enter(h, L);
-  lunar_ensure_hook_of(h, L);
   return lunar_budget_leave(h, lua_pcall(L, nargs, nresults, handler));
 }
 

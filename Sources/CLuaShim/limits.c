@@ -4,9 +4,11 @@
 
 /*
  * The limits of a call into Lua: an instruction budget, a wall-clock deadline and a CPU-time limit
- * of the calling thread, checked by a count hook every thousand VM instructions (the CPU time at
- * most every 10 ms of wall-clock time: reading it is a system call), and by lunar_charge for work done inside C library
- * functions, which runs no VM instruction the hook could see.
+ * of the calling thread. A call starts without any hook, at stock speed; once the watchdog
+ * (watchdog.c) sees it running for LUNAR_WATCH_PERIOD, it arms a count hook that fires every
+ * thousand VM instructions, counts the budget and reads the clock (the CPU time at most every
+ * 10 ms: reading it is a system call). lunar_charge counts the work done inside C library
+ * functions, which runs no VM instruction the hook could see, from the call's start.
  */
 
 /* ---- instruction budget and wall-clock limit ---- */
@@ -57,7 +59,8 @@ static int past_deadline(lunar_host *h) {
   h->next_cpu_check = now + LUNAR_CPU_CHECK_EVERY;
   int64_t cpu = lunar_thread_cpu_now();
   if (!h->cpu_known) {
-    /* The first reading, LUNAR_CPU_CHECK_EVERY or more into the call: that much counts as spent. */
+    /* The first reading, LUNAR_CPU_CHECK_EVERY or more into the call: that much counts as spent
+       (not the whole wall-clock time so far: the call may have waited in a host function). */
     h->cpu_known = 1;
     h->cpu_deadline = cpu + h->cpu_limit - LUNAR_CPU_CHECK_EVERY;
   }
@@ -67,9 +70,10 @@ static int past_deadline(lunar_host *h) {
   return 1;
 }
 
-/* Fires every `hook_interval` instructions on every thread of the VM (threads inherit the hook).
-   The budget is shared by all threads, so a script cannot escape it by spreading work over
-   coroutines. Each time it fires it also reads the clock. */
+/* Fires every `hook_interval` instructions on the threads of an armed call (coroutines a script
+   makes always carry it). The budget is shared by all threads, so a script cannot escape it by
+   spreading work over coroutines. Each time it fires it also reads the clock. Trusted code
+   (lunar_budget_pause) is timed but not counted. */
 void lunar_count_hook(lua_State *L, lua_Debug *ar) {
   (void)ar;
   lunar_host *h = lunar_host_of(L);
@@ -81,7 +85,7 @@ void lunar_count_hook(lua_State *L, lua_Debug *ar) {
   if (!h->exhausted) {
     if (lua_gethookcount(L) != h->hook_interval)
       lua_sethook(L, lunar_count_hook, LUA_MASKCOUNT, h->hook_interval); /* left over from an old exhaustion */
-    if (h->instruction_limit > 0) {
+    if (h->instruction_limit > 0 && !h->untimed) {
       h->remaining -= h->hook_interval;
       if (h->remaining <= 0) h->exhausted = LUNAR_ERRBUDGET;
     }
@@ -124,10 +128,9 @@ void lunar_set_limits(lua_State *L, int64_t instructions, int64_t nanoseconds, i
   h->cpu_limit = cpu_nanoseconds > 0 ? cpu_nanoseconds : 0;
   /* NB: with only a time limit the hook still fires every thousand instructions, to read the clock. */
   h->hook_interval = !lunar_budget_on(h) ? 0 : (instructions > 0 && instructions < 1000 ? (int)instructions : 1000);
-  if (lunar_budget_on(h))
-    lua_sethook(L, lunar_count_hook, LUA_MASKCOUNT, h->hook_interval);
-  else
-    lua_sethook(L, NULL, 0, 0);
+  h->arm_at_entry = instructions > 0 && instructions < LUNAR_ARM_BUDGET;
+  /* NB: the hook is set at each call's start as the call wants it (lunar_budget_enter). */
+  if (!lunar_budget_on(h)) lua_sethook(L, NULL, 0, 0);
 }
 
 /* ---- pcall and xpcall ----
@@ -139,13 +142,17 @@ void lunar_set_limits(lua_State *L, int64_t instructions, int64_t nanoseconds, i
    the budget back as it was when the script called them, once they catch an error, so that a
    script never goes on untimed after catching one of the host's errors. */
 
-/* Whether the count hook is on L, kept in a continuation's context with the stack base. */
+/* Whether the script's code was timed (not the host's trusted code), kept in a continuation's
+   context with the stack base. */
 static lua_KContext context_of(lua_State *L, int base) {
-  return (lua_KContext)base * 2 + (lua_gethook(L) == lunar_count_hook);
+  return (lua_KContext)base * 2 + !lunar_host_of(L)->untimed;
 }
 
 static void caught(lua_State *L, lua_KContext context) {
-  if (context % 2 == 1) lunar_ensure_hook(L);
+  if (context % 2 == 1) {
+    lunar_host_of(L)->untimed = 0;
+    lunar_ensure_hook(L);
+  }
 }
 
 static int guarded_handler(lua_State *L) {

@@ -32,6 +32,8 @@ static int openlibs_worker(lua_State *L) {
   }
   /* Library functions whose work is not bounded by their input count it against the limits. */
   lunar_open_limited_libraries(L);
+  /* Coroutines a script makes are timed from their first instruction. */
+  lunar_open_hooked_coroutines(L);
   /* Reading files is no business of a script, trusted or not. */
   lua_pushnil(L);
   lua_setglobal(L, "dofile");
@@ -159,11 +161,3 @@ int lunar_pushhostfunction(lua_State *L, void *context) {
 }
 
 void lunar_ensure_hook(lua_State *L) { lunar_ensure_hook_of(lunar_host_of(L), L); }
-
-void lunar_install_hook(lua_State *co) {
-  lunar_host *h = lunar_host_of(co);
-  if (lunar_budget_on(h))
-    lua_sethook(co, lunar_count_hook, LUA_MASKCOUNT, h->exhausted ? 1 : h->hook_interval);
-  else
-    lua_sethook(co, NULL, 0, 0);
-}

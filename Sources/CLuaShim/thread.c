@@ -24,8 +24,6 @@ int lunar_newthread(lua_State *L, int fref, lua_State **thread, int *ref) {
   return lua_pcall(L, 3, 0, 0);
 }
 
-extern void lunar_install_hook(lua_State *co);
-
 int lunar_resume(lua_State *L, lua_State *co, int nargs, int raise_first, int *count) {
   lunar_host *h = lunar_host_of(L);
   *count = 0;
@@ -39,7 +37,6 @@ int lunar_resume(lua_State *L, lua_State *co, int nargs, int raise_first, int *c
     lua_rotate(co, -(nargs + 1), 1);
     nargs++;
   }
-  lunar_install_hook(co);
   h->host_yielded = 0;
   lunar_budget_enter(h, co);
   int status = lua_resume(co, L, nargs, count);

@@ -15,7 +15,7 @@ import LunarBench
 
 let usage = """
   usage: lunar-workload WORKLOAD N
-  workloads: bare, floor, lua, lua-unbudgeted, lone, compose, \
+  workloads: bare, floor, lua, lua-unbudgeted, lone, compose, heavy-loop, heavy-sort (and -stock), \
   \(BridgeBenchmark.Workload.allCases.map(\.rawValue).joined(separator: ", "))
   the action mix, for each of \(MixWorkload.allCases.map(\.rawValue).joined(separator: ", ")):
     lunar-NAME   through Lunar's Store.send, the state unread (a view of the table in Lua)
@@ -23,6 +23,18 @@ let usage = """
     redux-NAME   the same action in a Redux-style store in plain Lua
     rodux-NAME   the same action through Rodux's Store:dispatch (LUNAR_RODUX: Rodux's src folder)
   """
+
+/// Lua-heavy reducers, under the default limits, and the same Lua for stock `lua5.4`
+/// (`heavy-loop-stock N` prints it as a script running N actions): `heavy(state)` is the action.
+let heavyLua: [String: String] = [
+  "loop": "local function heavy(state) local s = 0 for i = 1, 20000 do s = s + i % 7 end state.n = s end",
+  "sort": """
+    local function heavy(state)
+      local t = {} for i = 1, 500 do t[i] = (i * 7919) % 1000 end
+      table.sort(t, function(a, b) return a > b end) state.n = t[1]
+    end
+    """,
+]
 
 let arguments = CommandLine.arguments.dropFirst()
 guard arguments.count == 2, let times = Int(arguments.last!), times > 0 else {
@@ -89,6 +101,16 @@ func run() throws {
       chunkName: "todos.lua"
     )
     send(["type": "todos", "id": 500, "action": ["type": "toggle"]], times: times, to: list, from: list.initialState)
+  case "heavy-loop", "heavy-sort":
+    let host = try LuaFeatureHost()
+    let body = heavyLua[String(name.dropFirst(6))]!
+    let feature = try host.load(
+      source: body + "\nreturn require('lunar').feature { name = 'Heavy', initial = { n = 0 }, reduce = function(state) heavy(state) end }",
+      chunkName: "heavy.lua")
+    send(["type": "go"], times: times, to: feature, from: feature.initialState)
+  case "heavy-loop-stock", "heavy-sort-stock":
+    let body = heavyLua[String(name.dropFirst(6).dropLast(6))]!
+    print(body + "\nlocal state = { n = 0 } for _ = 1, \(times) do heavy(state) end")
   default:
     FileHandle.standardError.write(Data("unknown workload \(name)\n\(usage)\n".utf8))
     exit(2)

@@ -2,7 +2,7 @@ import Foundation
 import LuaBridge
 import Testing
 
-/// With the library shims, common pure-Lua libraries load unmodified (Penlight and inspect.lua from
+/// With the library shims (on by default), common pure-Lua libraries load unmodified (Penlight and inspect.lua from
 /// Debian's packages, vendored in `Fixtures/libraries`), and nothing they offer reaches files,
 /// processes or the environment.
 @Suite struct LibraryShimTests {
@@ -10,7 +10,7 @@ import Testing
     .standardizedFileURL.resolvingSymlinksInPath()
 
   func makeSandbox(_ vm: LuaVM) throws -> LuaSandbox {
-    try vm.makeSandbox(.init(root: Self.libraries, offersLibraryShims: true, clock: { 1_700_000_000.75 }))
+    try vm.makeSandbox(.init(root: Self.libraries, clock: { 1_700_000_000.75 }))
   }
 
   @Test func penlightAndInspectLoadAndWorkFromAReducer() throws {
@@ -57,9 +57,19 @@ import Testing
     #expect(lines == ["a1\\233"])
   }
 
+  @Test func exactlyTheShimsAreOfferedByDefaultAndNothingElseOfPackageIoOrOs() throws {
+    let vm = try makeVM()
+    let sandbox = try vm.makeSandbox()
+    let keys = try vm.call(sandbox.load("""
+      local function keys(t) local r = {} for k in pairs(t) do r[#r + 1] = k end table.sort(r) return table.concat(r, " ") end
+      return keys(package), keys(io), keys(os), type(debug), type(dofile), type(loadfile)
+      """, chunkName: "main.lua"))
+    #expect(keys == ["config cpath path", "write", "clock getenv time", "nil", "nil", "nil"])
+  }
+
   @Test func withoutTheShimsThereIsNoPackageIoOrOs() throws {
     let vm = try makeVM()
-    let sandbox = try vm.makeSandbox(.init(root: Self.libraries))
+    let sandbox = try vm.makeSandbox(.init(root: Self.libraries, offersLibraryShims: false))
     #expect(try vm.call(sandbox.load("return type(package), type(io), type(os)", chunkName: "main.lua")) == ["nil", "nil", "nil"])
     let error = try #require(throws: LuaError.self) { try vm.call(sandbox.load("require 'pl.utils'", chunkName: "main.lua")) }
     #expect(error.message == "pl/compat.lua:29: attempt to index a nil value (field 'package')")

@@ -18,13 +18,18 @@ struct SandboxTests {
           state.reach = {
             io = type(io), os = type(os), debug = type(debug), package = type(package),
             dofile = type(dofile), loadfile = type(loadfile),
+            -- the library shims only: what libraries read when they load
+            open = type(io.open), execute = type(os.execute), remove = type(os.remove), loadlib = type(package.loadlib),
           }
         end,
       }
       """)
     let store = TestStore(initialState: feature.initialState) { feature.reducer() }
     await store.send(["type": "probe"]) {
-      $0.reach = ["io": "nil", "os": "nil", "debug": "nil", "package": "nil", "dofile": "nil", "loadfile": "nil"]
+      $0.reach = [
+        "io": "table", "os": "table", "debug": "nil", "package": "table", "dofile": "nil", "loadfile": "nil",
+        "open": "nil", "execute": "nil", "remove": "nil", "loadlib": "nil",
+      ]
     }
   }
 

@@ -111,7 +111,7 @@ import Testing
     #expect(states.count == 2, "\(output)")
     #expect(states.last?["x"] as? [Bool] == [true], "a global set by one line is gone at the next\n\(output)")
     let error = try #require(output.events.named("error").first?.string("message"), "\(output)")
-    #expect(error.contains("attempt to index a nil value (global 'os')"), "\(error)")
+    #expect(error.contains("attempt to call a nil value (field 'exit')"), "\(error)")
   }
 
   @Test func aKeyValueTableThatLoopsForeverIsStoppedByTheLimits() async throws {

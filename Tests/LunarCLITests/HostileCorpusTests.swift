@@ -151,8 +151,8 @@ import Testing
   }
 
   static let runtime: [RuntimeFailure] = [
-    RuntimeFailure(script: "os_execute.lua", action: "shell", message: "os_execute.lua:9: attempt to index a nil value (global 'os')", line: 9),
-    RuntimeFailure(script: "io_open.lua", action: "read", message: "io_open.lua:9: attempt to index a nil value (global 'io')", line: 9),
+    RuntimeFailure(script: "os_execute.lua", action: "shell", message: "os_execute.lua:9: attempt to call a nil value (field 'execute')", line: 9),
+    RuntimeFailure(script: "io_open.lua", action: "read", message: "io_open.lua:9: attempt to call a nil value (field 'open')", line: 9),
     RuntimeFailure(script: "binary_chunk.lua", action: "load", message: "binary_chunk.lua:10: attempt to call a nil value", line: 10),
     RuntimeFailure(script: "odd_errors.lua", action: "table", message: "error object is a table: {code = 42}", line: 10),
     RuntimeFailure(script: "odd_errors.lua", action: "nil", message: "error object is nil", line: 12),

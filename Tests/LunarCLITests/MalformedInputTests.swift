@@ -75,6 +75,6 @@ import Testing
     let output = try await Lunar.run(["run", "examples/counter"], input: "{ type = os.exit(3) }\n")
 
     #expect(output.status == 1, "\(output)")
-    #expect(output.events.named("error").first?.string("message") == "input:1: attempt to index a nil value (global 'os')")
+    #expect(output.events.named("error").first?.string("message") == "input:1: attempt to call a nil value (field 'exit')")
   }
 }

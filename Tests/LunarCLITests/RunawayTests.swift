@@ -50,7 +50,7 @@ import Testing
 
     let error = try #require(output.events.named("error").first, "\(output)")
     #expect(error.string("kind") == "input")
-    #expect(error.string("message")?.hasPrefix("input:1: time limit exceeded (0.5 s per call)") == true, "\(output)")
+    #expect(error.string("message")?.hasPrefix("input:1: CPU time limit exceeded (0.5 s per call)") == true, "\(output)")
     #expect(output.events.named("state").last?.state?["count"] as? Int == 1, "\(output)")
   }
 

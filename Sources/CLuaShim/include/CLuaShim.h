@@ -76,8 +76,17 @@ typedef struct lunar_host {
   int cpu_known;               /* cpu_deadline is set (the thread's CPU time was read in this call) */
   int64_t next_cpu_check;      /* when (CLOCK_MONOTONIC) to read the thread's CPU time again */
   int cpu_spent;               /* the time that ran out was CPU time, not wall-clock time */
+  /* the count hook: off at first, armed by the watchdog once a call has run a while (or at once
+     for a budget small enough to be spent before that); trusted code runs untimed */
+  int arm_at_entry;            /* the budget is small: the hook is on from a call's first instruction */
+  int armed;                   /* the running call's threads carry the hook (atomic: the watchdog sets it) */
+  int untimed;                 /* trusted code runs (lunar_budget_pause): its instructions are not counted */
+  uint64_t untimed_stack;      /* `untimed` of the entries below the running one, one bit each */
   /* the watchdog (watchdog.c): it reads these from its own thread, with atomic builtins */
-  int64_t watch_deadline;      /* the running call's deadline, 0 between calls */
+  int64_t watch_deadline;      /* the running call's deadline (0: none) */
+  uint64_t watch_call;         /* the running call's serial number, 0 between calls */
+  uint64_t watch_serial;       /* the last serial number given */
+  uint64_t watch_seen;         /* the watchdog's: the call it saw running at its last look */
   int watch_poking;            /* the watchdog is setting the hook of this host's threads */
   int watch_registered;
   lua_State *watch_states[8];  /* the threads of the nested entries running now, by depth */
@@ -179,11 +188,12 @@ int lunar_where_called(lua_State *L);
 int lunar_call_c(lunar_host *h, lua_State *L, lua_CFunction f, void *context, const unsigned char *program,
                  size_t length, int budgeted, int *count);
 /* Trusted code (a module's own Lua that always terminates, and never runs a script's code: no
-   metamethod of a script's value) runs outside the instruction budget: pause takes the count hook
-   off the running thread and returns whether it was there (what to resume); resume puts it back
-   and returns whether it was already there (1 also when the budget is off: a pause would change
+   metamethod of a script's value) runs outside the instruction budget: pause marks the running
+   code untimed (the count hook, if the call is armed, comes off the running thread) and returns
+   whether it was timed (what to resume); resume times it again (the hook back on an armed call)
+   and returns whether it was already timed (1 also when the budget is off: a pause would change
    nothing). C code never meets the hook, so it need not pause for itself. An error raised while
-   paused leaves the hook off: the sandbox's pcall and xpcall put it back for a script that
+   paused leaves the code untimed: the sandbox's pcall and xpcall time it again for a script that
    catches it, and the next call from the host does. Cannot raise. */
 int lunar_budget_pause(lua_State *L);
 int lunar_budget_resume(lua_State *L);

@@ -31,8 +31,10 @@ import Foundation
 ///   ``resetModules()`` empties the cache for hot reload. A module whose load failed can be
 ///   required again. `require "string"` (`table`, `math`, `utf8`) returns the sandbox's library.
 ///
-/// There is no `io`, `os`, `debug`, `package`, `dofile`, `loadfile`, `warn`; the shared string
-/// metatable is hidden (`getmetatable("")` is `false`).
+/// What common pure-Lua libraries read when they load is offered (``Configuration/offersLibraryShims``):
+/// `package.config`, `package.path`, `package.cpath`, `io.write`, `os.getenv` (always `nil`),
+/// `os.time()` and `os.clock()`; nothing else of `io`, `os` or `package`. There is no `debug`,
+/// `dofile`, `loadfile`, `warn`; the shared string metatable is hidden (`getmetatable("")` is `false`).
 public final class LuaSandbox {
   /// How a sandbox is set up.
   public struct Configuration: Sendable {
@@ -47,7 +49,7 @@ public final class LuaSandbox {
     /// read when they load, and nothing that reaches files, processes or the environment:
     /// `package.config`, `package.path` and `package.cpath` (strings), `io.write` (to
     /// ``LuaVM/printHandler``, one line a call), `os.getenv` (always `nil`), `os.time()` and
-    /// `os.clock()` (from ``clock``). Off by default.
+    /// `os.clock()` (from ``clock``). On by default; `false` leaves `package`, `io` and `os` out.
     public var offersLibraryShims: Bool
     /// The clock of the shims' `os.time()` (its whole seconds) and `os.clock()` (seconds since the
     /// sandbox was made), in seconds since 1970. A fixed clock makes a run replay exactly.
@@ -55,7 +57,7 @@ public final class LuaSandbox {
 
     /// A configuration.
     public init(
-      root: URL? = nil, randomSeed: UInt64 = 0, allowsCoroutines: Bool = false, offersLibraryShims: Bool = false,
+      root: URL? = nil, randomSeed: UInt64 = 0, allowsCoroutines: Bool = false, offersLibraryShims: Bool = true,
       clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
       self.root = root

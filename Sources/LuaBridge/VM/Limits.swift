@@ -11,8 +11,10 @@ extension LuaVM {
     /// counted by a count hook over every coroutine the call runs; `nil` for none. Nested calls
     /// (Lua → Swift → Lua) share the outer call's budget. Overrun: ``LuaError/Kind/instructionLimit``.
     ///
-    /// > Important: The hook makes Lua code run somewhat slower (the VM checks it on every
-    /// > instruction); measure before choosing `nil` for speed.
+    /// The hook is set only once a call has run 10 to 20 ms (a watchdog thread arms it), so short
+    /// calls run at stock speed and the first milliseconds of a long one are not counted. A budget
+    /// under 50 million is counted exactly, from the first instruction, at the hook's cost: while a
+    /// count hook is set, Lua runs every instruction through its hook path, about half as fast.
     public var instructionsPerCall: Int?
     /// The VM's memory ceiling in bytes, enforced by its allocator; `nil` for none. Overrun:
     /// ``LuaError/Kind/memory`` (after Lua's emergency collection).
@@ -29,8 +31,9 @@ extension LuaVM {
     /// > a host function that blocks delays the error until it returns.
     public var timePerCall: Duration?
     /// The CPU time the calling thread may spend in one call from Swift (nested calls and
-    /// coroutines included); `nil` for none. Read at most every 10 ms of wall-clock time (the first
-    /// 10 ms of a call count as spent, so a short call never reads it), and, like
+    /// coroutines included); `nil` for none. Read at most every 10 ms of wall-clock time once the
+    /// call's hook is armed (the first 10 ms of a call count as spent, so a short call never reads
+    /// it), and, like
     /// ``timePerCall``, inside the standard library's C functions that count their work. Overrun:
     /// ``LuaError/Kind/timeLimit``, `CPU time limit exceeded (5 s per call)`.
     public var cpuTimePerCall: Duration?

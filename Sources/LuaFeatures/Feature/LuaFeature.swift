@@ -172,11 +172,11 @@ public final class LuaFeature {
     guard let view else { return nil }
     do {
       guard let text = try call(view) else {
-        throw LuaFeatureError(kind: .reducer, feature: name, message: "view(state) must return a string")
+        throw LuaFeatureError(kind: .view, feature: name, message: "view(state) must return a string")
       }
       return text
     } catch let error as LuaError {
-      throw LuaFeatureError(error, kind: .reducer, feature: name)
+      throw LuaFeatureError(error, kind: .view, feature: name)
     } catch {
       throw error as! LuaFeatureError
     }

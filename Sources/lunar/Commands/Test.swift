@@ -130,6 +130,10 @@ enum TestReport {
       if let location = failure.location, headline.hasPrefix(location + ": ") {
         headline.removeFirst(location.count + 2)
       }
+      // NB: an error's own text names the location again (`error: Stopwatch: feature.lua:43: …`).
+      if let location = failure.location, let inner = headline.range(of: ": " + location + ": ") {
+        headline.replaceSubrange(inner, with: ": ")
+      }
       let location = failure.location.map { terminal.bold($0) + ": " } ?? ""
       lines.append("    \(location)\(headline)")
       if !message.isEmpty {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IssueReporting
+import LuaBridge
 import LuaFeatures
 import LunarDevtools
 import LunarHostSupport
@@ -175,7 +176,13 @@ struct Run: AsyncParsableCommand {
     }
     if let text = output as? TextSessionOutput {
       // NB: the banner suggests the feature's own actions, when it declares them.
-      let own = plugin.feature.actionPaths.filter { !$0.path.contains(".") }
+      // NB: a feature that only composes suggests the actions of its children there from the start.
+      let initial = plugin.luaHost.initialState(of: plugin.feature).value
+      let paths = plugin.feature.actionPaths.filter { entry in
+        let first = entry.path.prefix { $0 != "." }
+        return !entry.path.contains("[") && (first.count == entry.path.count || !initial[LuaString(String(first))].isNil)
+      }
+      let own = paths.contains { !$0.path.contains(".") } ? paths.filter { !$0.path.contains(".") } : paths
       let bare = own.first { $0.fields.isEmpty }.map(\.path)
       let withFields = own.first { !$0.fields.isEmpty }.map { "\($0.path) \($0.fields[0])=…" }
       text.examples = [bare, withFields].compactMap { $0 }

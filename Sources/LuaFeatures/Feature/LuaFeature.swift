@@ -70,7 +70,8 @@ public final class LuaFeature {
     self.name = try table.get("name", as: String.self)
     self.initialTable = try table.get("initial", as: LuaTable.self)
     // NB: a first load reads `initial` now, so that a state that is not data fails the load.
-    self.initialRead = lazyInitial ? nil : try Self.writable(try initialTable.value())
+    // NB: `LuaValue?.none`, not `nil`: LuaValue takes a nil literal, which would read as Lua's nil.
+    self.initialRead = lazyInitial ? LuaValue?.none : try Self.writable(try initialTable.value())
     self.reduce = try table.get("reduce", as: LuaFunction.self)
     self.view = try table.get("view", as: LuaFunction?.self)
     self.migrate = try table.get("migrate", as: LuaFunction?.self)

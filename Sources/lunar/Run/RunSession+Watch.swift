@@ -47,7 +47,8 @@ extension RunSession {
     }
     (output as? ReloadReporting)?.reload(milliseconds: milliseconds, files: files, error: failure)
     inspector?.reloaded(files: files, error: failure)
-    if failure == nil {
+    // NB: a version with `migrate` adapts the kept state itself.
+    if failure == nil, !feature.hasMigration {
       warnOfInitialChanges(from: initialBefore, to: plugin.luaHost.initialState(of: feature).value)
       onReload?()
     }

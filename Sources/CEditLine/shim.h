@@ -40,6 +40,11 @@ static inline void lunar_el_bind(EditLine *el, const char *name, const char *hel
   el_set(el, EL_BIND, key, name, NULL);
 }
 
+/* ctrl-C (and the other signal keys) as keys while editing, not signals: the caller binds them. */
+static inline void lunar_el_keys_not_signals(EditLine *el) {
+  el_set(el, EL_SETTY, "-d", "-isig", NULL);
+}
+
 /* One key per el_gets when on: the caller decides when to read. Turning it on puts the terminal in
    raw mode and draws the prompt with an empty line; turning it off restores the terminal. */
 static inline void lunar_el_unbuffered(EditLine *el, int on) { el_set(el, EL_UNBUFFERED, on); }

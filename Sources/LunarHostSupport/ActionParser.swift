@@ -8,7 +8,9 @@ import LuaFeatures
 ///   by `:` (which Lua never writes): `{"type": "add", "title": "milk"}`;
 /// - a Lua table literal, any other line starting with `{`: `{ type = "add", title = "milk" }`;
 /// - a bare type: `increment`;
-/// - a type and fields: `add title=milk count=2 done=true note="two words" tags={ "a", "b" }`.
+/// - a type and fields: `add title=milk count=2 done=true note="two words" tags={ "a", "b" }`;
+///   the type may be a path to a child's action (`dogs.breedTapped breed=hound`, `todos[1].toggle`,
+///   see ``ActionPath``).
 ///
 /// Values in `key=value` are read as Lua reads a literal: integers (`2`, `0x10`), floats (`2.5`),
 /// `true`/`false`/`nil`, strings in `"…"` or `'…'` with Lua's escapes, and tables `{ … }`;
@@ -88,7 +90,12 @@ public struct ActionParser {
 
   private func parseFields(_ text: String) throws(ActionParseError) -> LuaValue {
     let words = try ActionWords.split(text)
-    guard let type = words.first, Self.isName(type) else {
+    // NB: `todos[1].toggle` is the child's action `toggle`, wrapped as the composition routes it.
+    var path: ActionPath?
+    if let first = words.first, first.contains(where: { $0 == "." || $0 == "[" }) {
+      path = try ActionPath(first)
+    }
+    guard let type = path?.type ?? words.first, Self.isName(type) else {
       throw ActionParseError("an action starts with its type (a name like increment), got '\(words.first ?? text)'")
     }
     var fields: [LuaString: LuaValue] = ["type": .text(type)]
@@ -121,7 +128,7 @@ public struct ActionParser {
       }
       fields[LuaString(key)] = value
     }
-    return .table(fields)
+    return path?.wrapping(.table(fields)) ?? .table(fields)
   }
 
   /// A sandbox of its own for one line, with no access to features (see above).
@@ -155,14 +162,14 @@ public struct ActionParser {
     return value
   }
 
-  static func isName(_ text: String) -> Bool {
+  nonisolated static func isName(_ text: String) -> Bool {
     guard let first = text.first, first.isLetter || first == "_" else { return false }
     return text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
   }
 
   /// The value of `text` when Swift reads it as Lua would, or `nil` when it needs Lua (a table, a
   /// string with escapes).
-  static func value(_ text: String) -> LuaValue? {
+  nonisolated static func value(_ text: String) -> LuaValue? {
     if let quote = text.first, quote == "\"" || quote == "'" {
       let body = text.dropFirst().dropLast()
       guard text.count >= 2, text.last == quote, !body.contains("\\"), !body.contains(quote) else { return nil }
@@ -182,7 +189,7 @@ public struct ActionParser {
   }
 
   /// `0x10` or `-0xff`, wrapping around as Lua's hexadecimal integers do.
-  private static func hexadecimalInteger(_ text: String) -> Int64? {
+  nonisolated private static func hexadecimalInteger(_ text: String) -> Int64? {
     let negative = text.hasPrefix("-")
     let digits = text.dropFirst(negative ? 1 : 0)
     guard digits.hasPrefix("0x") || digits.hasPrefix("0X") else { return nil }

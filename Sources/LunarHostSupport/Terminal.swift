@@ -35,11 +35,12 @@ public struct Terminal: Sendable {
   public func dim(_ text: String) -> String { paint(text, "2") }
   public func bold(_ text: String) -> String { paint(text, "1") }
 
-  /// Colours a custom-dump diff: `−` lines red, `+` lines green.
+  /// Colours a custom-dump diff: removed lines red (`−` in a test failure's diff, `-` at the start
+  /// of a line in a state's), added lines green.
   public func diff(_ text: String) -> String {
     text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
       let trimmed = line.drop { $0 == " " }
-      if trimmed.hasPrefix("−") { return red(String(line)) }
+      if trimmed.hasPrefix("−") || line.hasPrefix("-") { return red(String(line)) }
       if trimmed.hasPrefix("+") { return green(String(line)) }
       return String(line)
     }.joined(separator: "\n")

@@ -14,8 +14,8 @@ struct HostShellTests {
     let lines = output.terminalLines
 
     #expect(lines.contains { $0.hasPrefix("✔ greeter 1.2.0  Greeter  asks for http (example.com), storage") }, "\(output)")
-    #expect(lines.contains { $0.hasSuffix("[counter] → {type = \"increment\"}") }, "\(output)")
-    #expect(lines.contains { $0.hasSuffix("[greeter] → {name = \"Ada\", type = \"greet\"}") }, "\(output)")
+    #expect(lines.contains { $0.hasSuffix("[counter] → increment") }, "\(output)")
+    #expect(lines.contains { $0.hasSuffix("[greeter] → greet name=\"Ada\"") }, "\(output)")
     #expect(lines.contains("count: 1"), ":view counter\n\(output)")
     let header = try #require(lines.last { $0.contains("plugin   status   version  grants") }, "\(output)")
     #expect(header.contains("actions  p50"))

@@ -17,6 +17,28 @@ import Testing
     #expect(tested.lines.last == "2 passed, 0 failed", "\(tested)")
   }
 
+  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/luacheck"), "needs luacheck"))
+  func luacheckIsCleanOnANewFeatureAndFlagsWhatTheSandboxLacks() async throws {
+    let folder = try makeTemporaryFolder()
+    defer { removeTemporaryFolder(folder) }
+    _ = try await Lunar.run(["new", "clock"], in: folder)
+    let feature = folder.appendingPathComponent("clock")
+
+    let clean = try Lunar.runBlocking(
+      URL(fileURLWithPath: "/usr/bin/luacheck"), ["--no-color", "."], input: Data(), in: feature, timeout: 60)
+    #expect(clean.status == 0, "\(clean)")
+    #expect(clean.stdout.contains("0 warnings / 0 errors in 2 files"), "\(clean)")
+
+    let script = feature.appendingPathComponent("feature.lua")
+    let text = try String(contentsOf: script, encoding: .utf8)
+    try text.replacingOccurrences(of: "state.count = state.count + 1", with: "state.count = os.time()")
+      .write(to: script, atomically: true, encoding: .utf8)
+    let flagged = try Lunar.runBlocking(
+      URL(fileURLWithPath: "/usr/bin/luacheck"), ["--no-color", "."], input: Data(), in: feature, timeout: 60)
+    #expect(flagged.status != 0, "\(flagged)")
+    #expect(flagged.stdout.contains("accessing undefined variable 'os'"), "\(flagged)")
+  }
+
   @Test func aNewFeatureRunsWithPipedInput() async throws {
     let folder = try makeTemporaryFolder()
     defer { removeTemporaryFolder(folder) }

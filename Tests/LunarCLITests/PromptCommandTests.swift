@@ -17,7 +17,7 @@ import Testing
     #expect(output.status == 0, "\(output)")
     let help = try #require(output.events.named("note").first?.string("message"), "\(output)")
     #expect(help.hasPrefix("Type an action and press return:\n"), "\(help)")
-    #expect(Self.commands(in: help) == [":state", ":view", ":history", ":deps", ":wait", ":help", ":quit"], "\(help)")
+    #expect(Self.commands(in: help) == [":state", ":view", ":history", ":mute", ":unmute", ":expand", ":reset", ":deps", ":wait", ":help", ":quit"], "\(help)")
   }
 
   @Test func hostsHelpListsTheCommandsOfPlugins() async throws {

@@ -27,7 +27,7 @@ struct PromptTests {
       .expect("timer: off"),
       .send("incre"), .expect("incre"),
       .send("\u{0C}"), .expect("\u{1B}[2J"),
-      .send("ment\r"), .expect("→ {type = \"increment\"}"), .expect("+   count: 1"),
+      .send("ment\r"), .expect("→ increment"), .expect("+   count: 1"),
       .send(":quit\r"), .exit(10),
     ])
 
@@ -43,14 +43,14 @@ struct PromptTests {
       .expect("timer: off"),
       .send("toggleTimer\r"), .expect("effect of toggleTimer started"),
       .send("factLoaded fact=mi"), .expect("factLoaded fact=mi"),
-      .expect("⇠ {type = \"tick\"}"), .expect("+   count: 1"),
+      .expect("⇠ tick"), .expect("+   count: 1"),
       .expect("> factLoaded fact=mi"),
-      .send("lk\r"), .expect("→ {fact = \"milk\", type = \"factLoaded\"}"),
+      .send("lk\r"), .expect("→ factLoaded fact=\"milk\""),
       .send(":quit\r"), .exit(10),
     ])
 
     #expect(result.ok, "\(result)")
-    let tick = try #require(result.transcript.range(of: "⇠ {type = \"tick\"}"))
+    let tick = try #require(result.transcript.range(of: "⇠ tick"))
     let typed = try #require(result.transcript.range(of: "> factLoaded fact=mi", range: tick.upperBound..<result.transcript.endIndex))
     let between = result.transcript[tick.upperBound..<typed.lowerBound]
     #expect(!between.contains("factLoaded fact"), "the line being typed is drawn once, below the tick\n\(result)")

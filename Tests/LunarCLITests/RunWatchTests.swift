@@ -60,6 +60,30 @@ struct RunWatchTests {
     #expect(conversation.finish() == 0)
   }
 
+  @Test func aReloadWhoseInitialGainedOrLostFieldsWarnsWithTheMigrateHint() async throws {
+    let folder = try Self.copyOfCounter()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let script = folder.appendingPathComponent("feature.lua")
+    let original = try String(contentsOf: script, encoding: .utf8)
+    let conversation = try await Conversation(["run", folder.path, "--watch", "--json"])
+    #expect(await conversation.next("ready") != nil)
+
+    let changed = original.replacingOccurrences(
+      of: "initial = { count = 0, fact = nil, loading = false, timerRunning = false }",
+      with: "initial = { count = 0, fact = nil, loading = false, laps = { best = 0 } }")
+    #expect(changed != original)
+    try changed.write(to: script, atomically: false, encoding: .utf8)
+    #expect(await conversation.next("reload", timeout: 20)?["ok"] as? Bool == true)
+    let warning = await conversation.next("warning")
+    #expect(warning?.string("message") == """
+      initial gained laps, which the kept state lacks; initial lost timerRunning, which the kept state still has \
+      (write migrate(state) to adapt the kept state, or type :reset to start over)
+      """, "\(String(describing: warning))")
+    try conversation.send(":reset")
+    #expect((await conversation.next("state")?.state?["laps"] as? [String: Any])?["best"] as? Int == 0)
+    #expect(conversation.finish() == 0)
+  }
+
   /// A copy of `examples/counter` in a temporary folder.
   static func copyOfCounter() throws -> URL {
     let folder = FileManager.default.temporaryDirectory

@@ -10,6 +10,49 @@ import Testing
     #expect(output.lines.last == "1 passed, 1 failed", "\(output)")
   }
 
+  @Test func theFailuresAreRecappedBeforeTheCounts() async throws {
+    let output = try await Lunar.run(["test", "--time-limit", "60", Lunar.fixture("mixed")])
+
+    let lines = output.lines
+    let recap = try #require(lines.lastIndex(of: "Failed:"), "\(output)")
+    #expect(lines[recap + 1].hasPrefix("  ✘ "), "\(output)")
+    #expect(lines[recap + 1].hasSuffix("mixed_test.lua: decrement expects the wrong count  mixed_test.lua:11"), "\(output)")
+    #expect(recap + 2 == lines.count - 1, "\(output)")
+  }
+
+  @Test func junitAndTapReportsHoldATestcaseAndALinePerTest() async throws {
+    let folder = try makeTemporaryFolder()
+    defer { removeTemporaryFolder(folder) }
+    let junit = folder.appendingPathComponent("report.xml").path
+    let tap = folder.appendingPathComponent("report.tap").path
+
+    let output = try await Lunar.run(["test", "--time-limit", "60", "--junit", junit, "--tap", tap, Lunar.fixture("mixed")])
+    #expect(output.status == 1, "\(output)")
+
+    let check = try Lunar.runBlocking(URL(fileURLWithPath: "/usr/bin/python3"), ["-c", """
+      import sys, xml.etree.ElementTree as ET
+      root = ET.parse(sys.argv[1]).getroot()
+      cases = root.findall("./testsuite/testcase")
+      print(root.tag, root.get("tests"), root.get("failures"), len(root.findall("testsuite")))
+      for case in cases:
+          failure = case.find("failure")
+          print(case.get("name"), "|", failure.get("message") if failure is not None else "passed")
+      """, junit], input: Data(), in: folder, timeout: 60)
+    #expect(check.status == 0, "\(check)")
+    #expect(check.lines == [
+      "testsuites 2 1 1",
+      "increment adds one | passed",
+      "decrement expects the wrong count | " + (check.lines.last?.components(separatedBy: " | ").last ?? ""),
+    ], "\(check)")
+    #expect(check.lines.last?.hasSuffix("mixed_test.lua:11: A state change does not match expectation: …") == true, "\(check)")
+
+    let report = try String(contentsOfFile: tap, encoding: .utf8).split(separator: "\n").map(String.init)
+    #expect(report.prefix(2) == ["TAP version 13", "1..2"], "\(report)")
+    #expect(report[2].hasPrefix("ok 1 - ") && report[2].hasSuffix("mixed_test.lua: increment adds one"), "\(report)")
+    #expect(report[3].hasPrefix("not ok 2 - ") && report[3].hasSuffix("mixed_test.lua: decrement expects the wrong count"), "\(report)")
+    #expect(report.last == "  ...", "\(report)")
+  }
+
   @Test func aFailureShowsItsFileLineAndADiff() async throws {
     let output = try await Lunar.run(["test", "--time-limit", "60", Lunar.fixture("mixed")])
 

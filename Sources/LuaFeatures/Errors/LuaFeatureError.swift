@@ -28,6 +28,9 @@ public struct LuaFeatureError: Error, Sendable, CustomStringConvertible {
     case dependency
     /// Hot reload's `migrate(state)` failed. The old reducer and state were kept.
     case migration
+    /// `view(state)` raised, or returned something other than a string. The action's change to
+    /// the state was made; only its view is missing.
+    case view
   }
 
   /// What was running.
@@ -168,6 +171,7 @@ public struct LuaFeatureError: Error, Sendable, CustomStringConvertible {
     switch kind {
     case .reducer, .malformedEffect: lines.append("  state left unchanged")
     case .migration: lines.append("  kept the running version and its state")
+    case .view: lines.append("  in view(state): the state's change was made")
     default: break
     }
     if let traceback, !traceback.isEmpty {

@@ -11,6 +11,21 @@ extension LuaFeature {
     return list.compactMap(\.stringValue)
   }
 
+  /// Every action the feature takes, at any depth, as a path from it (`todos[].toggle`, with `[]`
+  /// where an element's id goes) and the action's field names, sorted by path; the features that
+  /// declare no actions add none of theirs.
+  ///
+  /// ```swift
+  /// app.actionPaths   // [("dogs.breedTapped", ["breed"]), ("dogs.onAppear", []), …]
+  /// ```
+  public var actionPaths: [(path: String, fields: [String])] {
+    guard let list = try? host.vm.call(host.prelude.actionPaths, table, returning: LuaValue.self) else { return [] }
+    return (list.arrayValue ?? []).compactMap { entry in
+      guard let path = entry[LuaString("path")].stringValue else { return nil }
+      return (path, (entry[LuaString("fields")].arrayValue ?? []).compactMap(\.stringValue))
+    }
+  }
+
   /// The keys of its body's children (`lunar.forEach("todos", Todo)` gives `todos`): the types of
   /// the wrapped actions it takes for them.
   public var childActionTypes: [String] {

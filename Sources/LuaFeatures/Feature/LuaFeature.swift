@@ -92,12 +92,13 @@ public final class LuaFeature {
     let initial = try table.get("initial", as: LuaRef.self)
     if let function = initial.function {
       self.initial = .function(function)
-      self.initialRead = nil
+      self.initialRead = LuaValue?.none
     } else {
       let initialTable = try table.get("initial", as: LuaTable.self)
       self.initial = .table(initialTable)
       // NB: a first load reads `initial` now, so that a state that is not data fails the load.
-      self.initialRead = lazyInitial ? nil : try Self.writable(try initialTable.value())
+      // NB: `LuaValue?.none`, not `nil`: LuaValue takes a nil literal, which would read as Lua's nil.
+      self.initialRead = lazyInitial ? LuaValue?.none : try Self.writable(try initialTable.value())
     }
     self.reduce = try table.get("reduce", as: LuaFunction.self)
     self.view = try table.get("view", as: LuaFunction?.self)
@@ -214,11 +215,11 @@ public final class LuaFeature {
     guard let view else { return nil }
     do {
       guard let text = try call(view) else {
-        throw LuaFeatureError(kind: .reducer, feature: name, message: "view(state) must return a string")
+        throw LuaFeatureError(kind: .view, feature: name, message: "view(state) must return a string")
       }
       return text
     } catch let error as LuaError {
-      throw LuaFeatureError(error, kind: .reducer, feature: name)
+      throw LuaFeatureError(error, kind: .view, feature: name)
     } catch {
       throw error as! LuaFeatureError
     }

@@ -44,6 +44,8 @@ struct PreludeABI {
   let declares: LuaFunction
   /// `typesOfTree(feature)`: the action types of a feature and its children, when all declare.
   let typesOfTree: LuaFunction
+  /// `actionPaths(feature)`: every action a feature takes, at any depth, as paths and fields.
+  let actionPaths: LuaFunction
   /// The tag an effect's coroutine yields with to send an action.
   let sendTag: String
   /// The tag an effect's coroutine yields with to call an asynchronous dependency.
@@ -84,6 +86,7 @@ struct PreludeABI {
     childKeys = try entry("childKeys")
     declares = try entry("declares")
     typesOfTree = try entry("typesOfTree")
+    actionPaths = try entry("actionPaths")
     sendTag = try entry("sendTag")
     callTag = try entry("callTag")
     let pairs: LuaTable = try entry("api")

@@ -12,7 +12,9 @@ struct New: ParsableCommand {
         lunar new timer && lunar test timer && lunar run timer
 
       NAME/.luarc.json points lua-language-server at definitions of the Lua API, written to \
-      NAME/.lunar/types/: open the folder in an editor for completion and documentation.
+      NAME/.lunar/types/: open the folder in an editor for completion and documentation. \
+      NAME/.luacheckrc sets luacheck to the sandbox (no os, io, debug …) and skips the \
+      definitions: run luacheck . in the folder.
       """
   )
 
@@ -54,7 +56,24 @@ enum Scaffold {
       try file.text.write(toFile: "\(types)/\(file.name)", atomically: true, encoding: .utf8)
     }
     try LuaEditorDefinitions.luarc.write(toFile: "\(folder)/.luarc.json", atomically: true, encoding: .utf8)
+    try luacheckrc.write(toFile: "\(folder)/.luacheckrc", atomically: true, encoding: .utf8)
   }
+
+  /// luacheck's configuration for a feature's folder: Lua 5.4 without what the sandbox leaves out,
+  /// the editor definitions (declarations, not code) skipped.
+  static let luacheckrc = """
+    -- luacheck configuration for a Lunar feature: run `luacheck .` in this folder.
+    std = "lua54"
+    -- Features and their tests run in Lunar's sandbox: Lua 5.4's base functions and `string`,
+    -- `table`, `math`, `utf8`, but none of these (time and randomness come from `deps`).
+    not_globals = { "io", "os", "debug", "package", "coroutine", "dofile", "loadfile", "warn" }
+    -- Nothing assigns globals: modules come from `require` and return what they make.
+    allow_defined = false
+    allow_defined_top = false
+    -- The definitions for editors (lua-language-server `---@meta` files) declare, never run.
+    exclude_files = { ".lunar/**" }
+
+    """
 
   static func feature(title: String) -> String {
     """

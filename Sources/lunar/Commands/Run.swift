@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IssueReporting
+import LuaBridge
 import LuaFeatures
 import LunarDevtools
 import LunarHostSupport
@@ -27,6 +28,18 @@ struct Run: AsyncParsableCommand {
       You see the action, the state's diff, effects starting and finishing, and errors with \
       file:line. :help lists the commands (:state, :history, :deps, :wait, :quit …).
 
+      Actions show as you would type them. A child's action is typed and shown as a path from \
+      the root: dogs.breedTapped breed=hound, todos[1].toggle (the element of id 1), \
+      path[0].load. Tab completes action names, paths, fields and : commands.
+
+      Output stays within limits: tables deeper than --depth show as {…}, a state, diff or view \
+      longer than --lines is cut, and :expand shows the last one whole. --output compact prints \
+      one line per action with what it changed (⇠ tick  count = 3); the default, auto, does so \
+      for an action that effects send again within a second (a fast timer). :mute TYPE hides an \
+      action type (or a child's actions: :mute dogs) and :unmute TYPE shows it again. :reset \
+      goes back to the initial state, cancelling running effects (piped input takes it too). \
+      ctrl-C clears the line; twice on an empty line, it leaves.
+
       The prompt edits the line as a shell does (arrows, ctrl-A/E/K/W, ctrl-L clears the screen; \
       ~/.editrc applies) and keeps a history per feature folder, in your home: up and down recall \
       earlier lines, across runs too. It is kept in $XDG_STATE_HOME/lunar/history/ \
@@ -51,7 +64,8 @@ struct Run: AsyncParsableCommand {
       run goes on.
 
       With --watch, saving the script or a module it requires reloads the feature while it runs: \
-      the state is kept (the script's migrate(state), if any, adapts it), the next action uses the \
+      the state is kept (the script's migrate(state), if any, adapts it; a warning names the \
+      fields initial gained or lost that the kept state lacks or has), the next action uses the \
       new reducer, and effects already running finish with the old code. A version that does not \
       load is reported with file:line and the running one keeps serving:
         {"event":"reload","ok":true,"ms":4.2,"files":["feature.lua"]}
@@ -105,6 +119,9 @@ struct Run: AsyncParsableCommand {
   @OptionGroup(title: "Output")
   var colors: ColorOptions
 
+  @OptionGroup(title: "Output")
+  var display: OutputOptions
+
   func validate() throws {
     guard history >= 0 else { throw ValidationError("--history must be 0 or more, got \(history)") }
   }
@@ -119,7 +136,7 @@ struct Run: AsyncParsableCommand {
     }
     let recorder = try record.map { try Recorder(path: $0) }
     let scripted = format.json || !StandardInput.isTerminal
-    let output: SessionOutput = scripted ? JSONSessionOutput(fullState: fullState, showsView: view) : TextSessionOutput()
+    let output: SessionOutput = scripted ? JSONSessionOutput(fullState: fullState, showsView: view) : TextSessionOutput(display: display.display)
     // NB: what the core reports (a shared file renamed aside or not readable) is part of the run.
     let issues = RunIssueReporter(output: output)
     IssueReporters.current = [issues]
@@ -160,6 +177,19 @@ struct Run: AsyncParsableCommand {
       else { throw ExitCode(1) }
       plugin = fixed
     }
+    if let text = output as? TextSessionOutput {
+      // NB: the banner suggests the feature's own actions, when it declares them.
+      // NB: a feature that only composes suggests the actions of its children there from the start.
+      let initial = plugin.luaHost.initialState(of: plugin.feature).value
+      let paths = plugin.feature.actionPaths.filter { entry in
+        let first = entry.path.prefix { $0 != "." }
+        return !entry.path.contains("[") && (first.count == entry.path.count || !initial[LuaString(String(first))].isNil)
+      }
+      let own = paths.contains { !$0.path.contains(".") } ? paths.filter { !$0.path.contains(".") } : paths
+      let bare = own.first { $0.fields.isEmpty }.map(\.path)
+      let withFields = own.first { !$0.fields.isEmpty }.map { "\($0.path) \($0.fields[0])=…" }
+      text.examples = [bare, withFields].compactMap { $0 }
+    }
     let session = RunSession(
       host: host, plugin: plugin, output: output, keepGoing: keepGoing, recorder: recorder, historyLimit: history,
       issues: issues
@@ -170,6 +200,12 @@ struct Run: AsyncParsableCommand {
     )
     // NB: opened before anything is printed, so that all output goes above the line being typed.
     let prompt = scripted ? nil : Prompt.start(prompt: "> ", historyFile: PromptHistory.file(for: location.root))
+    if let prompt {
+      prompt.setCompletion(session.completion)
+      session.onReload = { [weak session, weak prompt] in
+        if let session { prompt?.setCompletion(session.completion) }
+      }
+    }
     session.start()
     if watching.watch { session.startWatching() }
     let server: DevtoolsServer?

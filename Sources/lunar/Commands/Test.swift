@@ -12,8 +12,9 @@ struct Test: AsyncParsableCommand {
       Finds every *_test.lua under the given paths (default: examples/ when the current folder has \
       one, else the current folder) and \
       runs the tests they declare with lunar.test. Prints a line per test with its time, failures \
-      with their file:line and state diffs (− expected, + actual), then "N passed, N failed". \
-      Exits 1 when a test fails.
+      with their file:line and state diffs (− expected, + actual), then the failed tests again \
+      and "N passed, N failed". Exits 1 when a test fails. --filter runs the tests whose name \
+      contains a text; --junit FILE and --tap FILE also write a report for CI.
 
       A test file sits next to its feature, which it requires by file name (feature.lua is \
       "feature"), and looks like:
@@ -36,6 +37,12 @@ struct Test: AsyncParsableCommand {
 
   @OptionGroup var format: JSONOption
 
+  @Option(help: ArgumentHelp("Also write a JUnit XML report (a testcase per test) to this file.", valueName: "file"))
+  var junit: String?
+
+  @Option(help: ArgumentHelp("Also write a TAP (version 13) report to this file.", valueName: "file"))
+  var tap: String?
+
   @OptionGroup var dependencies: DependencyOption
 
   @OptionGroup(title: "Limits")
@@ -54,6 +61,7 @@ struct Test: AsyncParsableCommand {
     let terminal = Terminal.standardOutput
     var passed = 0
     var failed = 0
+    var entries: [TestReportFile.Entry] = []
     for file in files {
       let runner = LuaTestRunner(
         dependencies: HostDependencies.dependencies(mode: dependencies.deps, root: file.deletingLastPathComponent()),
@@ -62,6 +70,7 @@ struct Test: AsyncParsableCommand {
       let results = await runner.run(file: file, filter: filter)
       if !format.json, !results.isEmpty { print(terminal.bold(TestFiles.display(file))) }
       for result in results {
+        entries.append((TestFiles.display(file), result))
         if result.passed { passed += 1 } else { failed += 1 }
         if format.json {
           print(TestReport.json(result))
@@ -74,7 +83,22 @@ struct Test: AsyncParsableCommand {
       printError("no test matches --filter \"\(filter)\" in \(files.count) file(s)")
       throw ExitCode(1)
     }
+    do {
+      if let junit { try TestReportFile.junit(entries).write(toFile: junit, atomically: true, encoding: .utf8) }
+      if let tap { try TestReportFile.tap(entries).write(toFile: tap, atomically: true, encoding: .utf8) }
+    } catch {
+      printError("cannot write the report: \(error.localizedDescription)")
+      throw ExitCode(1)
+    }
     let summary = "\(passed) passed, \(failed) failed"
+    // NB: in a long run the failures scrolled away: their names again, with where they failed.
+    if !format.json, failed > 0 {
+      print(terminal.red("Failed:"))
+      for (file, result) in entries where !result.passed {
+        let place = result.failures.first?.location ?? result.declaredAt
+        print("  \(terminal.red("✘")) \(file): \(result.name)  " + terminal.dim(place))
+      }
+    }
     if format.json {
       print(HostEvent.summary(passed: passed, failed: failed).encoded().line)
     } else {
@@ -129,6 +153,10 @@ enum TestReport {
       // NB: Lua's own messages (`error("kaboom")`) already start with the location.
       if let location = failure.location, headline.hasPrefix(location + ": ") {
         headline.removeFirst(location.count + 2)
+      }
+      // NB: an error's own text names the location again (`error: Stopwatch: feature.lua:43: …`).
+      if let location = failure.location, let inner = headline.range(of: ": " + location + ": ") {
+        headline.replaceSubrange(inner, with: ": ")
       }
       let location = failure.location.map { terminal.bold($0) + ": " } ?? ""
       lines.append("    \(location)\(headline)")

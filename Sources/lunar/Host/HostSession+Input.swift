@@ -94,7 +94,7 @@ extension HostSession {
     case let .view(plugin):
       guard let name = plugin ?? current, let loaded = host[name] else { return missing(plugin, line: line) }
       output.note(loaded.render() ?? "(\(name) has no view)")
-    case .history, .deps:
+    case .history, .deps, .mute, .unmute, .expand, .reset:
       // NB: `lunar run`'s: `PromptCommand` never gives them to a host.
       break
     }

@@ -34,6 +34,12 @@ final class LineEditor {
     var prompt: UnsafeMutablePointer<CChar>
     var promptWidth: Int
     var ended = false
+    /// Whether ctrl-C was pressed (when the terminal passes it as a key rather than a signal).
+    var interrupted = false
+    /// What Tab adds to the line up to the cursor, and what it lists when it adds nothing.
+    var complete: ((String) -> (insert: String, list: [String]))?
+    /// Where the editor draws (Tab's list goes there).
+    var output: UnsafeMutablePointer<FILE>?
 
     init(prompt: String) {
       self.prompt = strdup(prompt)
@@ -75,6 +81,10 @@ final class LineEditor {
     self.state = state
     // NB: libedit's own ctrl-D cannot be told apart from an empty line in one-key mode: ours says.
     lunar_el_bind(editor, "lunar-end-or-delete", "leave on an empty line, else delete", Self.endOrDelete, "^D")
+    lunar_el_bind(editor, "lunar-complete", "complete an action, a field or a command", Self.completeKey, "^I")
+    lunar_el_keys_not_signals(editor)
+    lunar_el_bind(editor, "lunar-interrupt", "clear the line; on an empty line twice, leave", Self.interruptKey, "^C")
+    state.output = outputFile
     if let historyFile {
       try? FileManager.default.createDirectory(at: historyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
       _ = lunar_history_load(history, historyFile.path)
@@ -173,6 +183,57 @@ final class LineEditor {
   private static let promptFunction: lunar_prompt_function = { editor in
     guard let editor, let client = lunar_el_client(editor) else { return nil }
     return Unmanaged<State>.fromOpaque(client).takeUnretainedValue().prompt
+  }
+
+  /// What Tab completes: given the line up to the cursor, the text to insert and the candidates
+  /// to list (see ``ActionCompletion``).
+  var complete: ((String) -> (insert: String, list: [String]))? {
+    get { state.complete }
+    set { state.complete = newValue }
+  }
+
+  /// Empties the line being typed (ctrl-C).
+  func clearLine() {
+    let line = el_line(editor).pointee
+    guard let buffer = line.buffer, let last = line.lastchar, last > buffer else { return }
+    _ = el_cursor(editor, Int32(last - (line.cursor ?? last)))
+    el_deletestr(editor, Int32(last - buffer))
+  }
+
+  /// Whether the line being typed is empty.
+  var lineIsEmpty: Bool {
+    let line = el_line(editor).pointee
+    return line.buffer == line.lastchar
+  }
+
+  /// Takes the ctrl-C pressed since the last call, if any.
+  func takeInterrupt() -> Bool {
+    defer { state.interrupted = false }
+    return state.interrupted
+  }
+
+  private static let interruptKey: lunar_key_function = { editor, _ in
+    guard let editor, let client = lunar_el_client(editor) else { return UInt8(CC_ERROR) }
+    Unmanaged<State>.fromOpaque(client).takeUnretainedValue().interrupted = true
+    return UInt8(CC_NORM)
+  }
+
+  private static let completeKey: lunar_key_function = { editor, _ in
+    guard let editor, let client = lunar_el_client(editor) else { return UInt8(CC_ERROR) }
+    let state = Unmanaged<State>.fromOpaque(client).takeUnretainedValue()
+    let line = el_line(editor).pointee
+    guard let complete = state.complete, let buffer = line.buffer, let cursor = line.cursor else { return UInt8(CC_ERROR) }
+    let before = String(decoding: UnsafeRawBufferPointer(start: buffer, count: cursor - buffer), as: UTF8.self)
+    let (insert, list) = complete(before)
+    if !insert.isEmpty {
+      _ = el_insertstr(editor, insert)
+      return UInt8(CC_REFRESH)
+    }
+    guard !list.isEmpty, let output = state.output else { return UInt8(CC_REFRESH_BEEP) }
+    // NB: the candidates go below the line, which libedit then draws again under them.
+    fputs("\r\n" + list.joined(separator: "  ") + "\r\n", output)
+    fflush(output)
+    return UInt8(CC_REDISPLAY)
   }
 
   private static let endOrDelete: lunar_key_function = { editor, _ in

@@ -1,4 +1,5 @@
 import Foundation
+import LunarHostSupport
 
 /// The prompt of `lunar run` and `lunar host` at a terminal: a line editor with history, and the
 /// host's output printed above the line being typed, which is then drawn again.
@@ -34,6 +35,10 @@ final class Prompt: @unchecked Sendable {
   private var closed = false
   /// Whether the thread is inside a key, where libedit may wait for the rest of a sequence.
   private var readingKey = false
+  /// What Tab completes (``setCompletion(_:)``).
+  private var completion = ActionCompletion.none
+  /// Whether the last key was ctrl-C on an empty line: another one leaves.
+  private var interruptedEmpty = false
 
   /// Opens the prompt when standard input and output are both a terminal and libedit can drive it;
   /// `nil` otherwise (then read ``StandardInput/lines()``).
@@ -60,6 +65,7 @@ final class Prompt: @unchecked Sendable {
         opened.signal()
         return
       }
+      editor.complete = { [unowned session] text in session.lock.withLock { session.completion }.completion(of: text) }
       editorOpened.set()
       opened.signal()
       session.run(editor)
@@ -74,6 +80,11 @@ final class Prompt: @unchecked Sendable {
       return nil
     }
     return session
+  }
+
+  /// What Tab completes from now on (the feature's actions, after a reload).
+  func setCompletion(_ completion: ActionCompletion) {
+    lock.withLock { self.completion = completion }
   }
 
   private init(capture: OutputCapture, wake: (read: Int32, write: Int32)) {
@@ -164,6 +175,11 @@ final class Prompt: @unchecked Sendable {
         lock.withLock { readingKey = true }
         let key = editor.key()
         lock.withLock { readingKey = false }
+        if editor.takeInterrupt() {
+          if interrupt(editor) { reading = false }
+          continue
+        }
+        interruptedEmpty = false
         switch key {
         case .editing: break
         case let .line(line): continuation.yield(.text(line))
@@ -180,6 +196,28 @@ final class Prompt: @unchecked Sendable {
       }
     }
     finish(editor, partial: partial, hiding: reading)
+  }
+
+  /// ctrl-C: clears the line; on an empty line, says how to leave, and leaves when pressed again
+  /// (as ctrl-D does). Returns whether the prompt ended.
+  private func interrupt(_ editor: LineEditor) -> Bool {
+    if !editor.lineIsEmpty {
+      interruptedEmpty = false
+      editor.hide()
+      editor.clearLine()
+      editor.show()
+      return false
+    }
+    if interruptedEmpty {
+      editor.hide()
+      continuation.finish()
+      return true
+    }
+    interruptedEmpty = true
+    editor.hide()
+    LineEditor.write(capture.terminal, terminalLines(ArraySlice(Array("(ctrl-C again, ctrl-D or :quit to leave)\n".utf8))))
+    editor.show()
+    return false
   }
 
   /// Prints the complete lines of `output` above the prompt of `editor` (or plainly, when the

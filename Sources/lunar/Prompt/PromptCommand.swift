@@ -33,6 +33,14 @@ enum PromptCommand: Equatable {
   case reload(plugin: String?)
   /// Unload a plugin.
   case unload(plugin: String?)
+  /// Show no more actions of a type (`nil`: list the muted types).
+  case mute(type: String?)
+  /// Show the actions of a type again.
+  case unmute(type: String?)
+  /// Show the last action (or state) whole, as the limits cut it.
+  case expand
+  /// Put the state back to the feature's initial one, cancelling running effects.
+  case reset
 
   /// Which host a prompt belongs to: each serves its own commands of the set.
   enum Host {
@@ -50,7 +58,7 @@ enum PromptCommand: Equatable {
     let argument = words.dropFirst().first
     switch host {
     // NB: `lunar run` has always read only the command's first word: `:state now` is `:state`.
-    case .run: self.init(named: name, argument: nil, path: nil, servedBy: host)
+    case .run: self.init(named: name, argument: ["mute", "unmute"].contains(name) ? argument : nil, path: nil, servedBy: host)
     case .host: self.init(named: name, argument: name == "load" ? nil : argument, path: name == "load" ? argument : nil, servedBy: host)
     }
   }
@@ -72,6 +80,10 @@ enum PromptCommand: Equatable {
     case "load": command = .load(path: path)
     case "reload": command = .reload(plugin: argument)
     case "unload": command = .unload(plugin: argument)
+    case "mute": command = .mute(type: argument)
+    case "unmute": command = .unmute(type: argument)
+    case "expand": command = .expand
+    case "reset": command = .reset
     default: return nil
     }
     guard command.isServed(by: host) else { return nil }
@@ -82,7 +94,7 @@ enum PromptCommand: Equatable {
   func isServed(by host: Host) -> Bool {
     switch (self, host) {
     case (.quit, _), (.help, _), (.wait, _), (.state, _), (.view, _): true
-    case (.history, .run), (.deps, .run): true
+    case (.history, .run), (.deps, .run), (.mute, .run), (.unmute, .run), (.expand, .run), (.reset, .run): true
     case (.plugins, .host), (.use, .host), (.load, .host), (.reload, .host), (.unload, .host): true
     default: false
     }
@@ -109,6 +121,10 @@ enum PromptCommand: Equatable {
       (.state(plugin: nil), host == .run ? ":state" : ":state [NAME]", host == .run ? "the whole state" : "the state of the plugin in use (or of NAME)"),
       (.view(plugin: nil), host == .run ? ":view" : ":view [NAME]", host == .run ? "the feature's view" : "the view of the plugin in use (or of NAME)"),
       (.history, ":history", "the actions sent"),
+      (.mute(type: nil), ":mute [TYPE]", "show no more actions of TYPE (or of a child: dogs); alone, list the muted types"),
+      (.unmute(type: nil), ":unmute TYPE", "show the actions of TYPE again"),
+      (.expand, ":expand", "the last action (or :state) whole, where the limits cut it (--depth, --lines)"),
+      (.reset, ":reset", "back to the initial state, cancelling running effects"),
       (.deps, ":deps", "the dependencies it can use"),
       (.reload(plugin: nil), ":reload [NAME]", "reload a plugin from its folder (the running version serves if that fails)"),
       (.unload(plugin: nil), ":unload [NAME]", "unload a plugin (its effects are cancelled)"),

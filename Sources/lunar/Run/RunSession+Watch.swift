@@ -26,6 +26,7 @@ extension RunSession {
     let clock = ContinuousClock()
     let start = clock.now
     var failure: LuaFeatureError?
+    let initialBefore = plugin.luaHost.initialState(of: feature).value
     do {
       try host.reload(plugin.name)
       // NB: `migrate` may have rewritten the state outside of any action's changes.
@@ -46,6 +47,43 @@ extension RunSession {
     }
     (output as? ReloadReporting)?.reload(milliseconds: milliseconds, files: files, error: failure)
     inspector?.reloaded(files: files, error: failure)
+    // NB: a version with `migrate` adapts the kept state itself.
+    if failure == nil, !feature.hasMigration {
+      warnOfInitialChanges(from: initialBefore, to: plugin.luaHost.initialState(of: feature).value)
+      onReload?()
+    }
+  }
+
+  /// Warns when `initial` gained fields the kept state lacks, or lost fields it still has: the
+  /// next actions would read `nil` or stale fields (`migrate` adapts the kept state; `:reset`
+  /// starts over).
+  private func warnOfInitialChanges(from old: LuaValue, to new: LuaValue) {
+    var gained: [String] = []
+    var lost: [String] = []
+    Self.compareFields(old: old, new: new, state: store.state.value, path: [], gained: &gained, lost: &lost)
+    guard !gained.isEmpty || !lost.isEmpty else { return }
+    var parts: [String] = []
+    if !gained.isEmpty { parts.append("initial gained \(gained.joined(separator: ", ")), which the kept state lacks") }
+    if !lost.isEmpty { parts.append("initial lost \(lost.joined(separator: ", ")), which the kept state still has") }
+    output.warning(parts.joined(separator: "; ") + " (write migrate(state) to adapt the kept state, or type :reset to start over)")
+  }
+
+  private static func compareFields(
+    old: LuaValue, new: LuaValue, state: LuaValue, path: [LuaValue], gained: inout [String], lost: inout [String]
+  ) {
+    guard case let .table(newFields) = new, case let .table(stateFields) = state else { return }
+    let oldFields: [LuaString: LuaValue] = if case let .table(fields) = old { fields } else { [:] }
+    for key in newFields.keys.sorted() {
+      let name = ValueText.keys(path + [.string(key)])
+      if stateFields[key] == nil, oldFields[key] == nil {
+        gained.append(name)
+      } else if let inState = stateFields[key], let inOld = oldFields[key], path.count < 8 {
+        compareFields(old: inOld, new: newFields[key]!, state: inState, path: path + [.string(key)], gained: &gained, lost: &lost)
+      }
+    }
+    for key in oldFields.keys.sorted() where newFields[key] == nil && stateFields[key] != nil {
+      lost.append(ValueText.keys(path + [.string(key)]))
+    }
   }
 }
 

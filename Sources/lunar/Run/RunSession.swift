@@ -57,6 +57,8 @@ final class RunSession {
   /// Whether the state may have changed outside of the reducer's report since the last action (a
   /// reload ran `migrate`): the next state event carries the whole state.
   var stateRewritten = false
+  /// Told after a reload loaded a new version (the prompt's completion follows its actions).
+  var onReload: (() -> Void)?
   /// Told after each action the feature reduced (from input or from an effect), with the state
   /// after it: replay compares them with the recording.
   var onReduce: ((_ action: LuaValue, _ fromInput: Bool, _ state: LuaState) -> Void)?
@@ -176,6 +178,35 @@ final class RunSession {
     inspector?.resumed(state: after, view: view)
   }
 
+  /// What Tab completes at the prompt: the feature's actions (as paths, with their fields) and
+  /// the commands `lunar run` serves.
+  var completion: ActionCompletion {
+    let commands = ["quit", "help", "wait", "state", "view", "history", "deps", "mute", "unmute", "expand", "reset"]
+    return ActionCompletion(paths: feature.actionPaths, commands: commands)
+  }
+
+  /// Puts the store back in the feature's initial state (`:reset`), cancelling running effects.
+  func reset() {
+    let cancelled = cancelEffects()
+    let before = store.state
+    session.resume(plugin.luaHost.initialState(of: feature))
+    let after = store.state
+    let view = output.showsView || inspector != nil ? render(after) : nil
+    output.note("reset to the initial state" + (cancelled > 0 ? " (the effects of \(cancelled) action(s) cancelled)" : ""))
+    output.state(before: before, after: after, view: before == after ? nil : view)
+    inspector?.resumed(state: after, view: view)
+  }
+
+  private func mute(_ type: String?, _ on: Bool) {
+    guard let text = output as? TextSessionOutput else { return }
+    if let type {
+      text.mute(type, on)
+      output.note(on ? "\(type) muted (:unmute \(type) shows it again)" : "\(type) shown again")
+    } else {
+      output.note(text.muted.isEmpty ? "(no action type muted)" : "muted: " + text.muted.sorted().joined(separator: ", "))
+    }
+  }
+
   /// The view of `state`, or `nil` when the feature has none or it fails (the error is shown).
   func view(of state: LuaState) -> String? {
     render(state)
@@ -255,9 +286,13 @@ final class RunSession {
       quitRequested = true
       return false
     case .state:
-      output.note(String(customDumping: store.state))
+      output.note((output as? TextSessionOutput)?.dump(store.state) ?? String(customDumping: store.state))
     case .view:
-      output.note(render(store.state) ?? "(this feature has no view)")
+      do {
+        output.note(try session.render(store.state) ?? "(this feature has no view)")
+      } catch {
+        failed(error)
+      }
     case .history:
       let first = sentCount - history.count + 1
       var lines = history.enumerated().map { "\(first + $0.offset). \($0.element)" }
@@ -273,6 +308,14 @@ final class RunSession {
       output.note((hosts + clients).sorted { $0.0 < $1.0 }.map(\.1).joined(separator: "\n"))
     case .help:
       output.note(PromptCommand.help(for: .run))
+    case let .mute(type):
+      mute(type, true)
+    case let .unmute(type):
+      mute(type, false)
+    case .expand:
+      output.note((output as? TextSessionOutput)?.expand() ?? "(nothing to expand yet)")
+    case .reset:
+      reset()
     case .wait, .plugins, .use, .load, .reload, .unload:
       // NB: `:wait` awaits, so `serve` runs it before the line gets here; the rest are `lunar host`'s.
       break

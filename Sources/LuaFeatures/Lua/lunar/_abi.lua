@@ -47,6 +47,7 @@ return {
   childKeys = host.childKeys,
   declares = host.declares,
   typesOfTree = host.typesOfTree,
+  actionPaths = host.actionPaths,
   -- The tags an effect's coroutine yields to the host with: send an action, call an asynchronous
   -- dependency.
   sendTag = host.SEND,

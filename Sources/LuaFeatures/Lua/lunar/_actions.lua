@@ -290,3 +290,29 @@ end
 function host.childKeys(feature)
   return sortedKeys(childrenOf(feature) or {})
 end
+
+--- Every action `feature` takes, at any depth, as a path from it and the action's field names:
+--- { path = "todos[].toggle", fields = { "title" } }, with `[]` where an element's id goes, sorted
+--- by path. What the prompt completes and names when an action is typed at the wrong level.
+function host.actionPaths(feature)
+  local found = {}
+  local function add(path, fields) if found[path] == nil then found[path] = fields end end
+  local function visit(f, prefix, depth)
+    if depth > 50 then return end
+    for name, spec in pairs(rawget(f, "declaredActions") or {}) do add(prefix .. name, sortedKeys(spec)) end
+    for key, entry in pairs(childrenOf(f) or {}) do
+      local at = prefix .. key .. ((entry.kind == "forEach" or entry.kind == "stack") and "[]" or "") .. "."
+      if entry.kind == "stack" then
+        add(at .. "dismiss", {})
+        for _, destination in pairs(entry.destinations) do visit(destination, at, depth + 1) end
+      else
+        if entry.kind == "ifLet" then add(at .. "dismiss", {}) end
+        visit(entry.child, at, depth + 1)
+      end
+    end
+  end
+  visit(feature, "", 0)
+  local list = {}
+  for _, path in ipairs(sortedKeys(found)) do list[#list + 1] = { path = path, fields = found[path] } end
+  return list
+end

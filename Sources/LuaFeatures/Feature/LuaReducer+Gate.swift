@@ -72,11 +72,10 @@ enum LuaActionShape {
       guard depth < maxDepth else { return nil }
       var sum: UInt64 = 7
       for (key, field) in fields {
-        guard isASCII(key.bytes) else { return nil }
-        var hash = fnv(key.bytes, 0xCBF2_9CE4_8422_2325)
-        if key.bytes == typeKey, case let .string(type) = field {
-          guard isASCII(type.bytes) else { return nil }
-          hash = fnv(type.bytes, hash ^ 0xFF)
+        guard var hash = asciiHash(key.bytes, 0xCBF2_9CE4_8422_2325) else { return nil }
+        if hash == typeKeyHash, key.bytes.count == 4, case let .string(type) = field {
+          guard let typed = asciiHash(type.bytes, hash ^ 0xFF) else { return nil }
+          hash = typed
         } else {
           guard let inner = fingerprint(field, depth: depth + 1) else { return nil }
           hash ^= inner
@@ -87,19 +86,31 @@ enum LuaActionShape {
     }
   }
 
-  private static let typeKey: [UInt8] = Array("type".utf8)
+  /// The hash of the key `type` (what `asciiHash` gives for it), to find the key without comparing
+  /// bytes. Another 4-byte key of the same hash would have its string value hashed in too: a
+  /// fingerprint more specific than needed, never less.
+  private static let typeKeyHash: UInt64 = asciiHash(Array("type".utf8), 0xCBF2_9CE4_8422_2325)!
 
   private static func isASCII(_ bytes: [UInt8]) -> Bool {
-    bytes.allSatisfy { $0 < 0x80 }
+    bytes.withUnsafeBufferPointer { buffer in
+      var high: UInt8 = 0
+      for byte in buffer { high |= byte }
+      return high < 0x80
+    }
   }
 
-  private static func fnv(_ bytes: [UInt8], _ start: UInt64) -> UInt64 {
-    var hash = start
-    for byte in bytes {
-      hash ^= UInt64(byte)
-      hash &*= 0x0000_0100_0000_01B3
+  /// FNV-1a of `bytes` from `start`, or `nil` when they are not all ASCII.
+  private static func asciiHash(_ bytes: [UInt8], _ start: UInt64) -> UInt64? {
+    bytes.withUnsafeBufferPointer { buffer in
+      var hash = start
+      var high: UInt8 = 0
+      for byte in buffer {
+        high |= byte
+        hash ^= UInt64(byte)
+        hash &*= 0x0000_0100_0000_01B3
+      }
+      return high < 0x80 ? hash : nil
     }
-    return hash
   }
 
   private static func mix(_ value: UInt64) -> UInt64 {

@@ -12,9 +12,11 @@ import LuaBridge
 ///     `LuaActionShape`); what the check reads of an action is its shape only, so an action of a
 ///     remembered shape is accepted without asking. A reload (a new feature) forgets them.
 ///     `@unchecked Sendable`: used on the main actor only, like the instance beside it.
+///     Its fields are read on every action of the main actor alone, never while being written: no
+///     access checks.
 final class LuaActionGate: @unchecked Sendable {
-  private var feature: LuaFeature?
-  private var accepted: [UInt64] = []
+  @exclusivity(unchecked) private var feature: LuaFeature?
+  @exclusivity(unchecked) private var accepted: [UInt64] = []
   /// Beyond this many shapes, new ones are checked each time rather than remembered: the memory a
   /// feature's gate holds stays small whatever its actions.
   private static let capacity = 64

@@ -10,7 +10,11 @@ let package = Package(
   products: [
     .library(name: "Composable", targets: ["Composable"]),
     .library(name: "ComposableMacros", targets: ["ComposableMacros"]),
-    .library(name: "ComposableTesting", targets: ["ComposableTesting"]),
+    // NB: with `ComposableTestingSupport`, so that a test target adding this one product gets
+    //     failing tests for reported issues on Linux (IssueReportingTestSupport), while the
+    //     `ComposableTesting` target itself, which `lunar test` runs outside any test, links no
+    //     testing framework.
+    .library(name: "ComposableTesting", targets: ["ComposableTesting", "ComposableTestingSupport"]),
     .library(name: "LuaBridge", targets: ["LuaBridge"]),
     .library(name: "LuaFeatures", targets: ["LuaFeatures"]),
     .library(name: "LunarPlugins", targets: ["LunarPlugins"]),
@@ -133,6 +137,14 @@ let package = Package(
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
       ]
     ),
+    // What makes issues reported in a test process fail the test (Swift Testing and XCTest),
+    // shipped in the ComposableTesting product.
+    .target(
+      name: "ComposableTestingSupport",
+      dependencies: [
+        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay")
+      ]
+    ),
     .target(
       name: "LuaFeatures",
       dependencies: [
@@ -179,13 +191,7 @@ let package = Package(
     // A Swift app made scriptable by Lua plugins: what docs/plugins-swift.md shows, run by a test.
     .executableTarget(
       name: "lunar-embed",
-      dependencies: [
-        "LunarPlugins",
-        "LuaFeatures",
-        "Composable",
-        "LuaBridge",
-        .product(name: "CasePathsCore", package: "swift-case-paths"),
-      ]
+      dependencies: ["LunarPlugins"]
     ),
     // Benchmarks: their own targets, which the shipped `lunar` does not link. `lunar-bench` is a
     // plain executable over swift-argument-parser (already built for `lunar`) rather than
@@ -271,7 +277,7 @@ let package = Package(
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "Dependencies", package: "swift-dependencies"),
         .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
-        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+        "ComposableTestingSupport",
       ]
     ),
     .testTarget(
@@ -284,7 +290,7 @@ let package = Package(
         "TestSupport",
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "Dependencies", package: "swift-dependencies"),
-        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+        "ComposableTestingSupport",
       ],
       exclude: ["Fixtures", "Hostile"]
     ),
@@ -297,7 +303,7 @@ let package = Package(
         "Composable",
         "ComposableTesting",
         .product(name: "Dependencies", package: "swift-dependencies"),
-        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+        "ComposableTestingSupport",
       ],
       exclude: ["Hostile"]
     ),

@@ -154,6 +154,7 @@ extension TestStore {
     update: ((inout State) throws -> Void)?,
     at location: EffectOrigin
   ) async {
+    step = location
     func arrived() -> Bool {
       exhaustivity == .on ? !received.isEmpty : received.contains { isMatching($0.action) }
     }

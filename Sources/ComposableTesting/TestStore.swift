@@ -96,6 +96,9 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     self?.receiveFromEffect(action, group: group)
   }
   let origin: EffectOrigin
+  /// The step of the test in progress (the last `send` or `receive`), where a hosted feature's errors
+  /// while reducing are reported (``EffectOrigin/testStep``).
+  var step: EffectOrigin
   let serialExecutor = MainSerialExecutorLease()
   /// Snapshots the shared values the feature changes, so tests assert on them like any state.
   let sharedTracker: SharedChangeTracker
@@ -147,7 +150,9 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     self.dependencies = dependencies
     self.reducer = { reducer.reduce(into: &$0, action: $1) }
     self.origin = EffectOrigin(fileID: fileID, filePath: filePath, line: line, column: column)
+    self.step = origin
     self.sharedTracker = tracker
+    TestSupportCheck.requireLinked()
   }
 
   deinit {
@@ -186,6 +191,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     column: UInt = #column
   ) async -> TestStoreTask {
     let location = EffectOrigin(fileID: fileID, filePath: filePath, line: line, column: column)
+    step = location
     guard !isDismissed else {
       fail(
         """
@@ -259,8 +265,10 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   }
 
   func reduce(_ action: Action) -> Effect<Action> {
-    DependencyValues.$_current.withValue(dependencies) {
-      reducer(&live, action)
+    EffectOrigin.$testStep.withValue(step) {
+      DependencyValues.$_current.withValue(dependencies) {
+        reducer(&live, action)
+      }
     }
     .dismissing { [weak self] in self?.dismissedByFeature() }
   }

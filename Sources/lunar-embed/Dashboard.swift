@@ -1,7 +1,3 @@
-import CasePathsCore
-import Composable
-import LuaBridge
-import LuaFeatures
 import LunarPlugins
 
 /// A Swift feature with a Lua plugin's feature inside it: it counts the taps it forwards to the

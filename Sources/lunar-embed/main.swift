@@ -6,10 +6,7 @@
 // files, an in-memory storage), grants each what it asks for within limits of its own, runs the
 // counter plugin three ways (its main session, a session of its own, inside a Swift feature),
 // prints what each plugin cost, and unloads them all, checking that their VMs are freed.
-import Composable
 import Foundation
-import LuaBridge
-import LuaFeatures
 import LunarPlugins
 
 /// A plugin's VM, held weakly: to check that unloading freed it.

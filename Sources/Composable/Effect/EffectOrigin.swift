@@ -39,6 +39,19 @@ public struct EffectOrigin: Sendable, CustomStringConvertible {
     self.label = label
   }
 
+  /// The line of the test step whose action is being reduced (a `TestStore`'s `send`, or the step
+  /// in progress when an effect's action arrives), or `nil` outside a test store.
+  ///
+  /// For hosts that run features written in another language: an error of such a feature has no
+  /// Swift line of its own, and is best reported where the test sent the action.
+  ///
+  /// ```swift
+  /// let at = EffectOrigin.testStep
+  /// reportIssue(message, fileID: at?.fileID ?? #fileID, filePath: at?.filePath ?? #filePath,
+  ///             line: at?.line ?? #line, column: at?.column ?? #column)
+  /// ```
+  @TaskLocal public static var testStep: EffectOrigin?
+
   /// The label, or `File.swift:42`.
   public var description: String { label ?? "\(self.fileID):\(self.line)" }
 }

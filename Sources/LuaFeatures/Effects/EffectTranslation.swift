@@ -75,7 +75,8 @@ extension LuaFeatureInstance {
       return .cancel(id: id(value))
     case let .debounce(timed):
       @Dependency(\.continuousClock) var clock
-      return Effect.send(try sent(timed.sending)).debounce(id: id(timed.id), for: timed.duration, clock: clock)
+      let origin = EffectOrigin(label: timed.sending.origin.stringValue ?? feature.origin)
+      return Effect.send(try sent(timed.sending)).debounce(id: id(timed.id), for: timed.duration, clock: clock, origin: origin)
     case let .throttle(timed, latest):
       @Dependency(\.continuousClock) var clock
       return Effect.send(try sent(timed.sending))

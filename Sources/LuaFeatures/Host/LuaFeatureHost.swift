@@ -1,3 +1,4 @@
+import Composable
 import Foundation
 import IssueReporting
 import LuaBridge
@@ -31,15 +32,16 @@ public final class LuaFeatureHost {
   /// The Swift functions features reach through `deps`. Changes apply to features loaded later.
   public var dependencies: LuaDependencies
   /// Receives every error of every feature of this host. By default, errors are reported as issues
-  /// (failing the test in progress, or printed as a warning outside tests).
+  /// (failing the test in progress, at the line of its `TestStore` step, or printed as a warning
+  /// outside tests).
   public var onError: @MainActor (LuaFeatureError) -> Void = { error in
-    reportIssue(error.description)
+    reportAtTestStep(error.description)
   }
   /// Receives what a feature did that is likely a mistake but breaks nothing, such as an effect
   /// built in a reducer and not returned (it never runs). By default, reported as a warning
   /// (``LuaTestRunner`` counts them as failures; `lunar run` prints them).
   public var onWarning: @MainActor (LuaFeatureWarning) -> Void = { warning in
-    reportIssue(warning.description, severity: .warning)
+    reportAtTestStep(warning.description, severity: .warning)
   }
   /// The seed of `math.random` for features loaded from now on.
   public var randomSeed: UInt64
@@ -104,6 +106,18 @@ public final class LuaFeatureHost {
       prelude.makeDeps, syncFunctions, LuaValue.array(asyncNames), overrides, clients, testing,
       LuaValue.array(realClients.map { .text($0) }), returning: LuaTable.self)
   }
+}
+
+/// Reports `message` at the test's line that sent the action being reduced
+/// (``Composable/EffectOrigin/testStep``), when a test store is reducing it, else here.
+func reportAtTestStep(
+  _ message: String, severity: IssueSeverity = .error,
+  fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) {
+  let step = EffectOrigin.testStep
+  reportIssue(
+    message, severity: severity, fileID: step?.fileID ?? fileID, filePath: step?.filePath ?? filePath,
+    line: step?.line ?? line, column: step?.column ?? column)
 }
 
 extension LuaFeatureHost {

@@ -231,7 +231,7 @@ struct CompositionTests {
     }
     await store.send(Self.wrapped("path", id: 1, ["type": "load"]))
     await store.send(Self.wrapped("path", id: 0, ["type": "close"]))
-    await store.receive(Self.wrapped("path", id: 0, ["type": "dismiss"])) {
+    await store.receive(["type": "path", "action": ["type": "popFrom", "id": 0]]) {
       $0.path = .table([:])
       $0.popped = 0
     }

@@ -70,7 +70,7 @@ extension LuaTestSession {
         guard let expect = try expectation(expect, feature: box.feature) else {
           throw LuaTestMisuse(message: "store:assert needs a function")
         }
-        try box.store.assert(expect)
+        box.store.assert(expect)
       case let .streamFed(stream):
         host.streams.signal(stream)
         // NB: the effect reads the value and sends what it makes of it before the test goes on.

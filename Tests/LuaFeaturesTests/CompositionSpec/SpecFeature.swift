@@ -337,7 +337,8 @@ extension SpecParent.Action {
     case let .detail(.presented(action)): return wrapped("detail", action.rawValue)
     case .detail(.dismiss): return wrapped("detail", "dismiss")
     case let .path(.element(id, action)): return wrapped("path", id: id.rawValue, action.rawValue)
-    case let .path(.popFrom(id)): return wrapped("path", id: id.rawValue, "dismiss")
+    case let .path(.popFrom(id)):
+      return .object(["type": "path", "action": .object(["type": "popFrom", "id": .int(id.rawValue)])])
     case let .path(.push(id, _)): return .object(["type": "path", "push": .int(id.rawValue)])
     case let .destination(.presented(.child(action))):
       return .object(["type": "destination", "action": wrapped("child", action.rawValue)])

@@ -33,8 +33,8 @@ return lunar.feature {
         state.parentSaw = state.todos[indexOf(state.todos, action.id)].done
       elseif action.type == "detail" and child.type == "dismiss" then
         state.lastTitle = state.detail.title
-      elseif action.type == "path" and child.type == "dismiss" then
-        state.popped = action.id
+      elseif action.type == "path" and child.type == "popFrom" then
+        state.popped = child.id
       elseif action.type == "open" then
         state.detail = Detail:initialWith { title = action.title, id = action.id }
       elseif action.type == "close" then

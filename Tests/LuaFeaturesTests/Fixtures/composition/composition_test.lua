@@ -30,7 +30,7 @@ test("a stack entry is addressed by the id lunar.push gave it", function()
     state.path[1].state.title = "b"
   end)
   store:send { type = "path", id = 0, action = { type = "close" } }
-  store:receive({ type = "path", id = 0, action = { type = "dismiss" } }, function(state)
+  store:receive({ type = "path", action = { type = "popFrom", id = 0 } }, function(state)
     state.path = {}
     state.popped = 0
   end)

@@ -3,7 +3,13 @@
 -- recognition; past meetings; all on one navigation stack. Each screen is a module of its own that
 -- knows nothing of the app; the app scopes the list and stacks the others.
 --
---   lunar run examples/syncups      (try: path.push screen=detail … , or see README below)
+--   lunar run examples/syncups
+--   > syncUpsList.addSyncUpButtonTapped
+--   > syncUpsList.destination.add.binding path=syncUp.title value="Morning sync"
+--   > syncUpsList.confirmAddSyncUpButtonTapped
+--   > path.push screen=detail state={ syncUp = { id = "…" } }     (the id of a sync-up in the list)
+--   > path[0].startMeetingButtonTapped
+--   > path[1].onTask
 local lunar = require "lunar"
 local models = require "models"
 local List = require "list"

@@ -1,10 +1,10 @@
 -- TCA's AppFeatureTests, in Lua: the screens composed on the app's stack, sharing one sync-up.
-local lunar = require "lunar"
 local test = require "lunar.test"
 local models = require "models"
 local App = require "feature"
 local Detail = require "detail"
 local Record = require "record"
+local alerts = require "alerts"
 
 local function push(id, screen, state)
   return { type = "path", action = { type = "push", id = id, screen = screen, state = state } }
@@ -45,14 +45,7 @@ test("delete", function()
     state.path[1] = { id = 0, screen = "detail", state = Detail:initialWith { syncUp = syncUp } }
   end)
   store:send(onDetail(0, { type = "deleteButtonTapped" }), function(state)
-    state.path[1].state.destination = { screen = "alert", state = lunar.alert {
-      title = "Delete?",
-      message = "Are you sure you want to delete this meeting?",
-      buttons = {
-        { label = "Yes", role = "destructive", action = { type = "confirmDeletion" } },
-        { label = "Nevermind", role = "cancel" },
-      },
-    } }
+    state.path[1].state.destination = { screen = "alert", state = alerts.deleteSyncUp() }
   end)
   store:send(onDetail(0, { type = "destination", action = { type = "alert", action = { type = "confirmDeletion" } } }),
     function(state)

@@ -5,44 +5,8 @@
 local lunar = require "lunar"
 local models = require "models"
 local Form = require "form"
+local alerts = require "alerts"
 local fx = lunar.fx
-
-local alerts = {}
-
-function alerts.deleteSyncUp()
-  return lunar.alert {
-    title = "Delete?",
-    message = "Are you sure you want to delete this meeting?",
-    buttons = {
-      { label = "Yes", role = "destructive", action = { type = "confirmDeletion" } },
-      { label = "Nevermind", role = "cancel" },
-    },
-  }
-end
-
-function alerts.speechRecognitionDenied()
-  return lunar.alert {
-    title = "Speech recognition denied",
-    message = "You previously denied speech recognition and so your meeting will not be recorded. " ..
-      "You can enable speech recognition in settings, or you can continue without recording.",
-    buttons = {
-      { label = "Continue without recording", action = { type = "continueWithoutRecording" } },
-      { label = "Open settings", action = { type = "openSettings" } },
-      { label = "Cancel", role = "cancel" },
-    },
-  }
-end
-
-function alerts.speechRecognitionRestricted()
-  return lunar.alert {
-    title = "Speech recognition restricted",
-    message = "Your device does not support speech recognition and so your meeting will not be recorded.",
-    buttons = {
-      { label = "Continue without recording", action = { type = "continueWithoutRecording" } },
-      { label = "Cancel", role = "cancel" },
-    },
-  }
-end
 
 local function startMeeting()
   return fx.send { type = "delegate", action = { type = "startMeeting" } }

@@ -1,8 +1,8 @@
 -- TCA's SyncUpDetailTests, in Lua.
-local lunar = require "lunar"
 local test = require "lunar.test"
 local models = require "models"
 local Detail = require "detail"
+local alerts = require "alerts"
 
 -- The detail of the mock sync-up, its speech recognizer answering `status`.
 local function detailStore(status, options)
@@ -20,27 +20,11 @@ end
 test("speechRestricted", function()
   local store = detailStore("restricted")
   store:send({ type = "startMeetingButtonTapped" }, function(state)
-    state.destination = { screen = "alert", state = lunar.alert {
-      title = "Speech recognition restricted",
-      message = "Your device does not support speech recognition and so your meeting will not be recorded.",
-      buttons = {
-        { label = "Continue without recording", action = { type = "continueWithoutRecording" } },
-        { label = "Cancel", role = "cancel" },
-      },
-    } }
+    state.destination = { screen = "alert", state = alerts.speechRecognitionRestricted() }
   end)
 end)
 
-local denied = lunar.alert {
-  title = "Speech recognition denied",
-  message = "You previously denied speech recognition and so your meeting will not be recorded. " ..
-    "You can enable speech recognition in settings, or you can continue without recording.",
-  buttons = {
-    { label = "Continue without recording", action = { type = "continueWithoutRecording" } },
-    { label = "Open settings", action = { type = "openSettings" } },
-    { label = "Cancel", role = "cancel" },
-  },
-}
+local denied = alerts.speechRecognitionDenied()
 
 test("speechDenied", function()
   local store = detailStore("denied")
@@ -99,14 +83,7 @@ test("delete", function()
   local syncUp = models.mock()
   local store = test.store(Detail, { initial = Detail:initialWith { syncUp = syncUp, syncUps = { syncUp } } })
   store:send({ type = "deleteButtonTapped" }, function(state)
-    state.destination = { screen = "alert", state = lunar.alert {
-      title = "Delete?",
-      message = "Are you sure you want to delete this meeting?",
-      buttons = {
-        { label = "Yes", role = "destructive", action = { type = "confirmDeletion" } },
-        { label = "Nevermind", role = "cancel" },
-      },
-    } }
+    state.destination = { screen = "alert", state = alerts.deleteSyncUp() }
   end)
   store:send(alertOf("confirmDeletion"), function(state)
     state.destination = nil

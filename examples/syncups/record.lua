@@ -4,34 +4,8 @@
 -- time is up, or when the user ends it early and chooses to save.
 local lunar = require "lunar"
 local models = require "models"
+local alerts = require "alerts"
 local fx = lunar.fx
-
-local alerts = {}
-
-function alerts.endMeeting(isDiscardable)
-  local buttons = { { label = "Save and end", action = { type = "confirmSave" } } }
-  if isDiscardable then
-    buttons[#buttons + 1] = { label = "Discard", role = "destructive", action = { type = "confirmDiscard" } }
-  end
-  buttons[#buttons + 1] = { label = "Resume", role = "cancel" }
-  return lunar.alert {
-    title = "End meeting?",
-    message = "You are ending the meeting early. What would you like to do?",
-    buttons = buttons,
-  }
-end
-
-function alerts.speechRecognizerFailed()
-  return lunar.alert {
-    title = "Speech recognition failure",
-    message = "The speech recognizer has failed for some reason and so your meeting will no longer " ..
-      "be recorded. What do you want to do?",
-    buttons = {
-      { label = "Continue meeting", role = "cancel" },
-      { label = "Discard meeting", role = "destructive", action = { type = "confirmDiscard" } },
-    },
-  }
-end
 
 -- What the recognizer hears, as actions, for as long as it hears; a failure is an action too.
 local function recognizeSpeech(deps)

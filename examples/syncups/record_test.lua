@@ -1,9 +1,9 @@
 -- TCA's RecordMeetingTests, in Lua. The recorder's sync-up is shared; its meetings are asserted
 -- through the screen's state, where the reference shows them.
-local lunar = require "lunar"
 local test = require "lunar.test"
 local models = require "models"
 local Record = require "record"
+local alerts = require "alerts"
 
 local NOW = 1234567890
 
@@ -25,29 +25,6 @@ local function recordStore(syncUp, speech)
     deps = { now = function() return NOW end, speech = speech },
   })
 end
-
-local function endMeeting(isDiscardable)
-  local buttons = { { label = "Save and end", action = { type = "confirmSave" } } }
-  if isDiscardable then
-    buttons[#buttons + 1] = { label = "Discard", role = "destructive", action = { type = "confirmDiscard" } }
-  end
-  buttons[#buttons + 1] = { label = "Resume", role = "cancel" }
-  return lunar.alert {
-    title = "End meeting?",
-    message = "You are ending the meeting early. What would you like to do?",
-    buttons = buttons,
-  }
-end
-
-local speechRecognizerFailed = lunar.alert {
-  title = "Speech recognition failure",
-  message = "The speech recognizer has failed for some reason and so your meeting will no longer " ..
-    "be recorded. What do you want to do?",
-  buttons = {
-    { label = "Continue meeting", role = "cancel" },
-    { label = "Discard meeting", role = "destructive", action = { type = "confirmDiscard" } },
-  },
-}
 
 local function meeting(transcript)
   return { id = models.uuid(0), date = NOW, transcript = transcript }
@@ -100,7 +77,7 @@ test("endMeetingSave", function()
   local store = recordStore(models.mock(), denied)
   store:send({ type = "onTask" })
   store:send({ type = "endMeetingButtonTapped" }, function(state)
-    state.alert = endMeeting(true)
+    state.alert = alerts.endMeeting(true)
   end)
   store:advance(3)
   store:receive("timerTick")
@@ -116,7 +93,7 @@ test("endMeetingDiscard", function()
   local store = recordStore(models.mock(), denied)
   store:send({ type = "onTask" })
   store:send({ type = "endMeetingButtonTapped" }, function(state)
-    state.alert = endMeeting(true)
+    state.alert = alerts.endMeeting(true)
   end)
   store:send({ type = "alert", action = { type = "confirmDiscard" } }, function(state)
     state.alert = nil
@@ -135,7 +112,7 @@ test("nextSpeaker", function()
     state.secondsElapsed = 4
   end)
   store:send({ type = "nextButtonTapped" }, function(state)
-    state.alert = endMeeting(false)
+    state.alert = alerts.endMeeting(false)
   end)
   store:send({ type = "alert", action = { type = "confirmSave" } }, function(state)
     state.alert = nil
@@ -153,7 +130,7 @@ test("continueAfterSpeechRecognitionFailure", function()
     state.transcript = "I completed the project"
   end)
   store:receive("speechFailure", function(state)
-    state.alert = speechRecognizerFailed
+    state.alert = alerts.speechRecognizerFailed()
     state.transcript = "I completed the project ❌"
   end)
   store:send({ type = "alert", action = { type = "dismiss" } }, function(state)
@@ -172,7 +149,7 @@ test("discardAfterSpeechRecognitionFailure", function()
   })
   store:send({ type = "onTask" })
   store:receive("speechFailure", function(state)
-    state.alert = speechRecognizerFailed
+    state.alert = alerts.speechRecognizerFailed()
   end)
   store:send({ type = "alert", action = { type = "confirmDiscard" } }, function(state)
     state.alert = nil

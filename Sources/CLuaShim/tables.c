@@ -196,7 +196,8 @@ static int limited_pack(lua_State *L) {
 
 typedef struct sorter {
   lua_State *L;
-  int ticks; /* comparisons and writes left before the next charge */
+  int ticks;         /* comparisons and writes left before the next charge */
+  int has_function;  /* a comparator at index 2 (it cannot change during the sort) */
 } sorter;
 
 static void sort_tick(sorter *so) {
@@ -210,7 +211,7 @@ static void sort_tick(sorter *so) {
 static int sort_less(sorter *so, int a, int b) {
   lua_State *L = so->L;
   sort_tick(so);
-  if (lua_isnil(L, 2)) return lua_compare(L, a, b, LUA_OPLT);
+  if (!so->has_function) return lua_compare(L, a, b, LUA_OPLT);
   lua_pushvalue(L, 2);
   lua_pushvalue(L, a - (a < 0)); /* a negative index moves down by the value just pushed */
   lua_pushvalue(L, b - (b < 0) - (b < 0));
@@ -317,14 +318,13 @@ static void quick_sort(sorter *so, lua_Integer lo, lua_Integer hi, int depth) {
         lua_pop(L, 1);
       }
       if (j < i) {
-        lua_pop(L, 2);
+        lua_pop(L, 1); /* t[j]'s value; t[i]'s and the pivot stay */
         break;
       }
       sort_set(so, i); /* t[i] = t[j]'s value, t[j] = t[i]'s */
       sort_set(so, j);
     }
-    /* The pivot to its place at i. */
-    lua_geti(L, 1, i);
+    /* The pivot to its place at i, t[i]'s value to hi - 1. */
     sort_set(so, hi - 1);
     sort_set(so, i);
     /* Recursion on the smaller side keeps the C stack shallow; the larger side loops. */
@@ -347,7 +347,7 @@ static int limited_sort(lua_State *L) {
     lua_settop(L, 2);
     int depth = 0;
     for (lua_Integer k = n; k > 0; k >>= 1) depth += 2;
-    sorter so = {L, BATCH};
+    sorter so = {L, BATCH, !lua_isnil(L, 2)};
     quick_sort(&so, 1, n, depth);
     lunar_charge(L, (BATCH - so.ticks) * UNITS_PER_ELEMENT);
   }

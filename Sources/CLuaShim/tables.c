@@ -221,6 +221,32 @@ static int sort_less(sorter *so, int a, int b) {
   return less;
 }
 
+/* Whether t[i] < pivot (t_first) or pivot < t[i], the pivot at stack index `pivot` (absolute).
+   t[i] is read straight into the comparator's argument slot and not kept: the partition scans
+   compare many values and keep only the two they stop at, which they read again. */
+static int sort_below(sorter *so, lua_Integer i, int pivot, int t_first) {
+  lua_State *L = so->L;
+  sort_tick(so);
+  int less;
+  if (!so->has_function) {
+    lua_geti(L, 1, i);
+    less = t_first ? lua_compare(L, -1, pivot, LUA_OPLT) : lua_compare(L, pivot, -1, LUA_OPLT);
+  } else {
+    lua_pushvalue(L, 2);
+    if (t_first) {
+      lua_geti(L, 1, i);
+      lua_pushvalue(L, pivot);
+    } else {
+      lua_pushvalue(L, pivot);
+      lua_geti(L, 1, i);
+    }
+    lua_call(L, 2, 1);
+    less = lua_toboolean(L, -1);
+  }
+  lua_pop(L, 1);
+  return less;
+}
+
 /* t[i] = value on top (popped). */
 static void sort_set(sorter *so, lua_Integer i) {
   sort_tick(so);
@@ -305,22 +331,15 @@ static void quick_sort(sorter *so, lua_Integer lo, lua_Integer hi, int depth) {
     for (;;) {
       /* t[hi - 1] (the pivot) stops the upward scan and t[lo] the downward one, unless the
          order is inconsistent. */
-      for (;;) {
-        lua_geti(L, 1, ++i);
-        if (!sort_less(so, -1, pivot)) break;
+      while (sort_below(so, ++i, pivot, 1)) {
         if (i >= hi - 1) luaL_error(L, "invalid order function for sorting");
-        lua_pop(L, 1);
       }
-      for (;;) {
-        lua_geti(L, 1, --j);
-        if (!sort_less(so, pivot, -1)) break;
+      while (sort_below(so, --j, pivot, 0)) {
         if (j <= lo) luaL_error(L, "invalid order function for sorting");
-        lua_pop(L, 1);
       }
-      if (j < i) {
-        lua_pop(L, 1); /* t[j]'s value; t[i]'s and the pivot stay */
-        break;
-      }
+      lua_geti(L, 1, i);
+      if (j < i) break; /* t[i]'s value goes to hi - 1, below it the pivot */
+      lua_geti(L, 1, j);
       sort_set(so, i); /* t[i] = t[j]'s value, t[j] = t[i]'s */
       sort_set(so, j);
     }

@@ -196,7 +196,8 @@ static int limited_pack(lua_State *L) {
 
 typedef struct sorter {
   lua_State *L;
-  int ticks; /* comparisons and writes left before the next charge */
+  int ticks;         /* comparisons and writes left before the next charge */
+  int has_function;  /* a comparator at index 2 (it cannot change during the sort) */
 } sorter;
 
 static void sort_tick(sorter *so) {
@@ -210,12 +211,38 @@ static void sort_tick(sorter *so) {
 static int sort_less(sorter *so, int a, int b) {
   lua_State *L = so->L;
   sort_tick(so);
-  if (lua_isnil(L, 2)) return lua_compare(L, a, b, LUA_OPLT);
+  if (!so->has_function) return lua_compare(L, a, b, LUA_OPLT);
   lua_pushvalue(L, 2);
   lua_pushvalue(L, a - (a < 0)); /* a negative index moves down by the value just pushed */
   lua_pushvalue(L, b - (b < 0) - (b < 0));
   lua_call(L, 2, 1);
   int less = lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  return less;
+}
+
+/* Whether t[i] < pivot (t_first) or pivot < t[i], the pivot at stack index `pivot` (absolute).
+   t[i] is read straight into the comparator's argument slot and not kept: the partition scans
+   compare many values and keep only the two they stop at, which they read again. */
+static int sort_below(sorter *so, lua_Integer i, int pivot, int t_first) {
+  lua_State *L = so->L;
+  sort_tick(so);
+  int less;
+  if (!so->has_function) {
+    lua_geti(L, 1, i);
+    less = t_first ? lua_compare(L, -1, pivot, LUA_OPLT) : lua_compare(L, pivot, -1, LUA_OPLT);
+  } else {
+    lua_pushvalue(L, 2);
+    if (t_first) {
+      lua_geti(L, 1, i);
+      lua_pushvalue(L, pivot);
+    } else {
+      lua_pushvalue(L, pivot);
+      lua_geti(L, 1, i);
+    }
+    lua_call(L, 2, 1);
+    less = lua_toboolean(L, -1);
+  }
   lua_pop(L, 1);
   return less;
 }
@@ -304,27 +331,19 @@ static void quick_sort(sorter *so, lua_Integer lo, lua_Integer hi, int depth) {
     for (;;) {
       /* t[hi - 1] (the pivot) stops the upward scan and t[lo] the downward one, unless the
          order is inconsistent. */
-      for (;;) {
-        lua_geti(L, 1, ++i);
-        if (!sort_less(so, -1, pivot)) break;
+      while (sort_below(so, ++i, pivot, 1)) {
         if (i >= hi - 1) luaL_error(L, "invalid order function for sorting");
-        lua_pop(L, 1);
       }
-      for (;;) {
-        lua_geti(L, 1, --j);
-        if (!sort_less(so, pivot, -1)) break;
+      while (sort_below(so, --j, pivot, 0)) {
         if (j <= lo) luaL_error(L, "invalid order function for sorting");
-        lua_pop(L, 1);
       }
-      if (j < i) {
-        lua_pop(L, 2);
-        break;
-      }
+      lua_geti(L, 1, i);
+      if (j < i) break; /* t[i]'s value goes to hi - 1, below it the pivot */
+      lua_geti(L, 1, j);
       sort_set(so, i); /* t[i] = t[j]'s value, t[j] = t[i]'s */
       sort_set(so, j);
     }
-    /* The pivot to its place at i. */
-    lua_geti(L, 1, i);
+    /* The pivot to its place at i, t[i]'s value to hi - 1. */
     sort_set(so, hi - 1);
     sort_set(so, i);
     /* Recursion on the smaller side keeps the C stack shallow; the larger side loops. */
@@ -347,7 +366,7 @@ static int limited_sort(lua_State *L) {
     lua_settop(L, 2);
     int depth = 0;
     for (lua_Integer k = n; k > 0; k >>= 1) depth += 2;
-    sorter so = {L, BATCH};
+    sorter so = {L, BATCH, !lua_isnil(L, 2)};
     quick_sort(&so, 1, n, depth);
     lunar_charge(L, (BATCH - so.ticks) * UNITS_PER_ELEMENT);
   }

@@ -53,6 +53,8 @@ package struct Recording {
   /// For each result of ``results``, when it answered (`nil` for synchronous calls and earlier
   /// recordings): replay answers a call no earlier.
   package var answeredAfter: [String: [ReplayGate?]] = [:]
+  /// For each result of ``results``, the arguments of its call (`nil` when the line has none).
+  package var argumentsOf: [String: [[LuaValue]?]] = [:]
   /// Errors the session showed (reducer, effect, input): a faithful replay shows as many.
   package var errors = 0
   package var end: End?
@@ -83,7 +85,7 @@ package struct Recording {
     var feature: String?
     // NB: asynchronous calls are written when they answer, with their place among the calls:
     //     put back in call order, the order replay makes them in.
-    var calls: [String: [(call: Int?, result: RecordedResult, gate: ReplayGate?)]] = [:]
+    var calls: [String: [(call: Int?, result: RecordedResult, gate: ReplayGate?, arguments: LuaValue)]] = [:]
     seed = 0
     self.feature = ""
     let decoder = LuaJSONDecoder(depthLimit: JSONText.depthLimit)
@@ -119,7 +121,7 @@ package struct Recording {
         guard let dependency = object["name"].stringValue else { continue }
         let call = object["call"].integerValue.map(Int.init)
         let gate = object["after"].integerValue.map { ReplayGate(after: Int($0), answer: object["answer"].integerValue.map(Int.init)) }
-        calls[dependency, default: []].append((call, RecordedResult(line: object), gate))
+        calls[dependency, default: []].append((call, RecordedResult(line: object), gate, object["arguments"]))
       case "error":
         errors += 1
       case "end":
@@ -134,6 +136,7 @@ package struct Recording {
       let ordered = list.enumerated().sorted { ($0.element.call ?? $0.offset, $0.offset) < ($1.element.call ?? $1.offset, $1.offset) }
       results[dependency] = ordered.map(\.element.result)
       answeredAfter[dependency] = ordered.map(\.element.gate)
+      argumentsOf[dependency] = ordered.map { $0.element.arguments.arrayValue }
     }
   }
 
@@ -154,14 +157,14 @@ package struct Recording {
   /// Dependencies answering each call with the next recorded result for its name: nothing live is
   /// reached (no file, no network, no clock).
   package func replaying(_ names: [String], kinds: LuaDependencies) -> (LuaDependencies, ReplayQueue) {
-    let queue = ReplayQueue(results, answeredAfter: answeredAfter)
+    let queue = ReplayQueue(results, answeredAfter: answeredAfter, arguments: argumentsOf)
     var dependencies = LuaDependencies()
     for name in names {
       switch kinds.functions[name]! {
       case .sync:
-        dependencies.register(name, .sync { _ in try queue.next(name) })
+        dependencies.register(name, .sync { arguments in try queue.next(name, arguments: arguments) })
       case .async:
-        dependencies.register(name, .async { _ in try await queue.nextAwaiting(name) })
+        dependencies.register(name, .async { arguments in try await queue.nextAwaiting(name, arguments: arguments) })
       }
     }
     return (dependencies, queue)

@@ -1,5 +1,6 @@
-// The devtools page's trees: the action, the state and the diff as collapsible trees. Loaded after
-// devtools.js, whose `page` holds which nodes the user opened or closed.
+// The devtools page's trees: the action, the state and the diff as collapsible trees, written as
+// Lua table constructors (devtools-lua.js). Loaded after devtools.js, whose `page` holds which
+// nodes the user opened or closed.
 "use strict";
 
 // MARK: trees
@@ -8,34 +9,38 @@
 const OPEN_DEPTH = 2;
 
 function showTree(box, pane, value) {
-  box.replaceChildren(treeNode(pane, "$", null, value, 0));
+  box.replaceChildren(treeNode(pane, "$", null, value, 0, true));
 }
 
-function isContainer(value) {
-  return value !== null && typeof value === "object";
+function isEmptyTable(value) {
+  return Array.isArray(value) ? value.length === 0 : Object.keys(value).length === 0;
 }
 
-function leafText(value) {
-  return typeof value === "string" ? JSON.stringify(value) : String(value);
+function span(className, text) {
+  const element = document.createElement("span");
+  element.className = className;
+  element.textContent = text;
+  return element;
 }
 
-function summary(value) {
-  if (Array.isArray(value)) return `[${value.length}]`;
-  const keys = Object.keys(value);
-  return `{${keys.length} ${keys.length === 1 ? "field" : "fields"}}`;
+// `count = `, `["odd key"] = `, or nothing (an array's item, the root).
+function keyLabel(written) {
+  return span("key", written === null ? "" : `${written} = `);
 }
 
-function treeNode(pane, path, key, value, depth) {
-  const label = document.createElement("span");
-  label.className = "key";
-  if (key !== null) label.textContent = `${key}: `;
-  if (!isContainer(value)) {
+function leafClass(value) {
+  if (value === null || value === undefined) return "nil";
+  return isTable(value) ? "table" : typeof value;
+}
+
+// A node of a tree: a value on its line (`count = 0,`), or a table that opens (`todos = { -- 3 items`,
+// its entries, `},`) and closes (`todos = { … }, -- 3 items`).
+function treeNode(pane, path, written, value, depth, last) {
+  const comma = last ? "" : ",";
+  if (!isTable(value) || isEmptyTable(value)) {
     const leaf = document.createElement("div");
     leaf.className = "leaf";
-    const text = document.createElement("span");
-    text.className = `value ${value === null ? "null" : typeof value}`;
-    text.textContent = leafText(value);
-    leaf.append(label, text);
+    leaf.append(keyLabel(written), span(`value ${leafClass(value)}`, isTable(value) ? "{}" : luaLeaf(value)), span("comma", comma));
     return leaf;
   }
   const node = document.createElement("details");
@@ -43,18 +48,20 @@ function treeNode(pane, path, key, value, depth) {
   const remembered = page.settings.expanded[`${pane}:${path}`];
   node.open = remembered ?? depth < OPEN_DEPTH;
   const head = document.createElement("summary");
-  const size = document.createElement("span");
-  size.className = "size";
-  size.textContent = summary(value);
-  head.append(label, size);
+  // NB: the part after `{` that only a closed node shows: its entries, and the comma after it.
+  head.append(keyLabel(written), span("brace", "{"), span("collapsed", ` … }${comma}`), span("size", ` -- ${luaCount(value)}`));
   node.appendChild(head);
   const fill = () => {
     if (node.dataset.filled) return;
     node.dataset.filled = "1";
-    const keys = Array.isArray(value) ? value.map((_, index) => index) : Object.keys(value).sort();
-    for (const child of keys) {
-      node.appendChild(treeNode(pane, `${path}.${child}`, Array.isArray(value) ? child + 1 : child, value[child], depth + 1));
-    }
+    const entries = luaEntries(value);
+    entries.forEach(([key, keyText, item], index) => {
+      node.appendChild(treeNode(pane, `${path}.${key}`, keyText, item, depth + 1, index === entries.length - 1));
+    });
+    const close = document.createElement("div");
+    close.className = "close";
+    close.textContent = `}${comma}`;
+    node.appendChild(close);
   };
   // NB: children are built when first opened: a large state costs what is looked at.
   if (node.open) fill();
@@ -67,39 +74,32 @@ function treeNode(pane, path, key, value, depth) {
   return node;
 }
 
-// The diff as a tree of what changed: each changed value with what it was (−) and is (+);
-// what did not change is left out, counted.
+// The diff as a tree of what changed: each changed value with what it was (−) and is (+), `nil`
+// for a field added or removed; what did not change is left out, counted.
 function showDiff(detail) {
   const box = $("#diff");
   box.replaceChildren();
-  if (!detail.diff || detail.before === undefined) {
-    box.textContent = detail.diff ? detail.diff : "(no state change)";
-    return;
-  }
-  const changes = diffNode("$", "state", detail.before, detail.state);
+  const changes = detail.diff && detail.before !== undefined ? diffNode("$", null, detail.before, detail.state) : null;
   box.appendChild(changes ?? document.createTextNode("(no state change)"));
 }
 
-function diffNode(path, key, before, after) {
+function diffNode(path, written, before, after) {
   if (JSON.stringify(before) === JSON.stringify(after)) return null;
-  const label = document.createElement("span");
-  label.className = "key";
-  if (key !== null) label.textContent = `${key}: `;
-  if (isContainer(before) && isContainer(after) && Array.isArray(before) === Array.isArray(after)) {
+  if (isTable(before) && isTable(after) && Array.isArray(before) === Array.isArray(after)) {
     const node = document.createElement("details");
     node.dataset.path = path;
     const remembered = page.settings.expanded[`diff:${path}`];
     node.open = remembered ?? true;
     const head = document.createElement("summary");
-    head.appendChild(label);
+    head.append(keyLabel(written), span("brace", "{"), span("collapsed", " … }"));
     node.appendChild(head);
+    // NB: an array's items by index (`[2] = `), a record's keys sorted, as in the state's tree.
     const keys = Array.isArray(after)
-      ? [...Array(Math.max(before.length, after.length)).keys()]
-      : [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
+      ? [...Array(Math.max(before.length, after.length)).keys()].map((index) => [index, `[${index + 1}]`])
+      : [...new Set([...Object.keys(before), ...Object.keys(after)])].sort(compareKeys).map((key) => [key, luaKey(key)]);
     let unchanged = 0;
-    for (const child of keys) {
-      const shown = Array.isArray(after) ? child + 1 : child;
-      const changed = diffNode(`${path}.${child}`, shown, before[child], after[child]);
+    for (const [key, keyText] of keys) {
+      const changed = diffNode(`${path}.${key}`, keyText, before[key], after[key]);
       if (changed) node.appendChild(changed); else unchanged += 1;
     }
     if (unchanged) {
@@ -108,6 +108,10 @@ function diffNode(path, key, before, after) {
       rest.textContent = `… ${unchanged} unchanged`;
       node.appendChild(rest);
     }
+    const close = document.createElement("div");
+    close.className = "close";
+    close.textContent = "}";
+    node.appendChild(close);
     node.addEventListener("toggle", (event) => {
       if (event.target !== node) return;
       page.settings.expanded[`diff:${path}`] = node.open;
@@ -117,13 +121,14 @@ function diffNode(path, key, before, after) {
   }
   const change = document.createElement("div");
   change.className = "change";
-  change.appendChild(label);
+  change.appendChild(keyLabel(written));
   for (const [sign, value, className] of [["−", before, "minus"], ["+", after, "plus"]]) {
-    if (value === undefined) continue;
     const side = document.createElement("div");
     side.className = className;
     side.appendChild(document.createTextNode(`${sign} `));
-    side.appendChild(isContainer(value) ? treeNode("diff-value", `${path}${sign}`, null, value, 1) : document.createTextNode(leafText(value)));
+    side.appendChild(isTable(value) && !isEmptyTable(value)
+      ? treeNode("diff-value", `${path}${sign}`, null, value, 1, true)
+      : document.createTextNode(isTable(value) ? "{}" : luaLeaf(value)));
     change.appendChild(side);
   }
   return change;

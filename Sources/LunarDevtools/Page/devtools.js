@@ -3,8 +3,8 @@
 // state, action and diff as collapsible trees, effects, dispatch, import and export. Its settings
 // (filter, pause, lock, the trees opened) are kept in localStorage across reloads. It speaks JSON
 // over a WebSocket to the host (/session): entries arrive as summaries; the state, view and diff of
-// an entry are asked for when it is shown. The trees are drawn by devtools-tree.js, the controls
-// are devtools-controls.js, which starts the page.
+// an entry are asked for when it is shown. Values are written as Lua by devtools-lua.js, the trees
+// are drawn by devtools-tree.js, the controls are devtools-controls.js, which starts the page.
 "use strict";
 
 const $ = (selector) => document.querySelector(selector);
@@ -122,18 +122,6 @@ $("#sessions").addEventListener("change", (event) => {
 function describe(entry) {
   if (entry.action === undefined) return entry.note || entry.source;
   return actionText(entry.action) + (entry.note ? ` — ${entry.note}` : "");
-}
-
-function actionText(action) {
-  if (action === null || typeof action !== "object") return String(action);
-  const fields = Object.keys(action).filter((key) => key !== "type").sort();
-  const rest = fields.map((key) => `${key}=${short(action[key])}`).join(" ");
-  return [action.type ?? "", rest].filter(Boolean).join(" ");
-}
-
-function short(value) {
-  const text = typeof value === "string" ? (/\s/.test(value) ? JSON.stringify(value) : value) : JSON.stringify(value);
-  return text.length > 40 ? text.slice(0, 39) + "…" : text;
 }
 
 function addEntry(entry) {
@@ -289,8 +277,23 @@ $("#import-file").addEventListener("change", async (event) => {
 
 function showExport(format, text) {
   page.exported = { format, text };
-  const name = format === "test" ? "session_test.lua" : "session.jsonl";
-  $("#export-title").textContent = format === "test" ? "The session as a test" : "The session (record format)";
+  if (format === "test") showText("The session as a test", text, "session_test.lua");
+  else showText("The session (record format)", text, "session.jsonl");
+}
+
+// The selected entry's action or state as Lua source, to read whole, copy or download.
+for (const button of document.querySelectorAll("button.as-lua")) {
+  button.addEventListener("click", () => {
+    const entry = page.entries.get(page.selected);
+    const value = button.dataset.pane === "action" ? entry?.action : page.detail?.id === page.selected ? page.detail.state : undefined;
+    if (value === undefined) return;
+    const what = button.dataset.pane === "action" ? "action" : "state";
+    showText(`The ${what} of #${page.selected}, as Lua`, luaBlock(value) + "\n", `${what}-${page.selected}.lua`);
+  });
+}
+
+function showText(title, text, name) {
+  $("#export-title").textContent = title;
   $("#export-text").value = text;
   const link = $("#export-download");
   URL.revokeObjectURL(link.href);

@@ -79,7 +79,7 @@ actor DevtoolsListener {
       throw DevtoolsServerError(message: "cannot listen on 127.0.0.1:\(port): \(error)")
     }
     // NB: no logger: the server must not write to standard output, which carries the run's events.
-    let server = HTTPServer(address: address, timeout: 60, logger: .disabled)
+    let server = HTTPServer(address: address, timeout: 60, pool: Self.pool(), logger: .disabled)
     let outcome = RunOutcome()
     let running = Task {
       do {
@@ -107,6 +107,18 @@ actor DevtoolsListener {
     }
     await server.appendRoute("*", to: routes(bound))
     return (server, running, bound)
+  }
+}
+
+extension DevtoolsListener {
+  /// What the server's sockets wait on: on Linux, an epoll queue that registers every socket it is
+  /// given (see ``DevtoolsEventQueue``); elsewhere, the library's own.
+  static func pool() -> some AsyncSocketPool {
+    #if canImport(CSystemLinux)
+      SocketPool(queue: DevtoolsEventQueue())
+    #else
+      HTTPServer.defaultPool()
+    #endif
   }
 }
 

@@ -207,7 +207,7 @@ def run(lunar_path, chromium, screenshot):
         for _ in range(3):
             lunar.send("increment")
         browser.wait_for("three more input actions in the log", "document.querySelectorAll('#log li[data-source=input]').length === 5")
-        browser.wait_for("the latest state", "document.querySelector('#state').textContent.includes('count: 3')")
+        browser.wait_for("the latest state", state_shows("count = 3"))
         print("ok: actions sent to lunar appear in the page, with the state after them")
 
         # An effect shows on the timeline, started then finished.
@@ -250,13 +250,15 @@ def run(lunar_path, chromium, screenshot):
 
         # Time travel: selecting the first increment shows the state as it was then.
         browser.evaluate("document.querySelector('#log li[data-source=input]').click()")
-        browser.wait_for("the state after the first increment", "document.querySelector('#state').textContent.includes('count: 1')")
+        browser.wait_for("the state after the first increment", state_shows("count = 1"))
         if browser.evaluate("document.querySelector('#travel').hidden"):
             raise Failure("an earlier entry is shown without saying it is time travel")
         diff = browser.evaluate("document.querySelector('#diff').textContent")
-        if browser.evaluate("[...document.querySelectorAll('#diff .change')].map(c => c.textContent)") != ["count: − 0+ 1"]:
+        if browser.evaluate("[...document.querySelectorAll('#diff .change')].map(c => c.textContent)") != ["count = − 0+ 1"]:
             raise Failure(f"the diff of the first increment does not show the count from 0 to 1: {diff!r}")
         print("ok: selecting an earlier action shows the state and diff as they were")
+
+        check_notation(browser)
 
         # Dispatch from the page: the action reaches the store.
         before = count_of(json.dumps(lunar.states()[-1]))
@@ -272,12 +274,12 @@ def run(lunar_path, chromium, screenshot):
 
         # Resume from here: the store goes back to the state after the first increment.
         browser.evaluate("document.querySelector('#log li[data-source=input]').click()")
-        browser.wait_for("the first increment's state", "document.querySelector('#state').textContent.includes('count: 1')")
+        browser.wait_for("the first increment's state", state_shows("count = 1"))
         browser.evaluate("document.querySelector('#resume').click()")
         wait("the store to be back at 1", lambda: lunar.states()[-1]["count"] == 1)
         lunar.send("increment")
         wait("the next increment to count from 1", lambda: lunar.states()[-1]["count"] == 2)
-        browser.wait_for("the log to follow", "document.querySelector('#state').textContent.includes('count: 2')")
+        browser.wait_for("the log to follow", state_shows("count = 2"))
         print("ok: resume from here puts the store back in that state")
 
         # A timer stopped by fx.cancel shows as cancelled, not finished.
@@ -290,10 +292,11 @@ def run(lunar_path, chromium, screenshot):
         print("ok: the timer stopped by fx.cancel shows as cancelled")
 
         check_controls(browser, lunar)
+        check_reloads(browser)
 
         if screenshot:
             browser.evaluate("document.querySelectorAll('#log li[data-source=input]')[4].click()")
-            browser.wait_for("the third increment's state", "document.querySelector('#state').textContent.includes('count: 3')")
+            browser.wait_for("the third increment's state", state_shows("count = 3"))
             shoot(browser, screenshot)
             controls = screenshot.replace(".png", "-controls.png")
             browser.evaluate("""(() => {
@@ -308,6 +311,12 @@ def run(lunar_path, chromium, screenshot):
         if browser:
             browser.stop()
         lunar.stop()
+
+
+def state_shows(line):
+    """An expression true when the state's tree has the line `line` (`count = 3`, its comma aside)."""
+    return ("[...document.querySelectorAll('#state .leaf')]"
+            f".some(leaf => leaf.textContent.replace(/,$/, '') === {json.dumps(line)})")
 
 
 LOG_TEXTS = "[...document.querySelectorAll('#log li[data-id]')].map(item => item.querySelector('.text').textContent)"
@@ -336,21 +345,99 @@ def set_input(browser, selector, value):
     }})()""")
 
 
-def reload(browser):
-    """Reloads the page and waits for it to connect.
+def reload(browser, timeout=15):
+    """Reloads the page and waits until the new page has loaded and connected.
 
-    NB: now and then (one reload in three or four here) Chromium's request for devtools.js on a
-    reload stays pending for about 25 s while the server answers the same request from another
-    client at once; a second reload loads. The settings under test are the same either way."""
-    for attempt in range(3):
-        browser.call("Page.reload")
+    A page loads in well under a second here; the timeout is generous, yet shorter than the stall
+    of a request the server never reads (about 25 s), which a reload must not meet."""
+    browser.evaluate("window.beforeReload = true")
+    browser.call("Page.reload")
+
+    def loaded():
         try:
-            browser.wait_for("the page to connect again", "document.querySelector('#status')?.textContent === 'connected'"
-                             " && window.lunarDevtools?.latest != null", timeout=6)
-            return
+            return browser.evaluate("window.beforeReload === undefined && document.readyState === 'complete'"
+                                    " && document.querySelector('#status')?.textContent === 'connected'"
+                                    " && window.lunarDevtools?.latest != null")
         except Failure:
-            if attempt == 2:
-                raise
+            return False  # NB: the old page's context went away while it was asked
+
+    wait("the page to load and connect again", loaded, timeout)
+
+
+def check_reloads(browser, count=20):
+    """The page reloaded again and again loads every time: no request of a reload is left unread."""
+    took = []
+    for number in range(count):
+        started = time.monotonic()
+        try:
+            reload(browser)
+        except Failure as failure:
+            raise Failure(f"reload {number + 1} of {count} did not load: {failure} (earlier ones took {took})")
+        took.append(round(time.monotonic() - started, 2))
+    print(f"ok: the page reloaded {count} times loads and connects every time (slowest {max(took)} s)")
+
+
+# What the page's notation writes, for values and actions as lunar sends them (JSON).
+NOTATION = [
+    ("luaText", {"count": 0, "todos": [{"id": 1, "title": "milk"}]}, '{ count = 0, todos = { { id = 1, title = "milk" } } }'),
+    ("luaText", {"type": "add"}, '{ type = "add" }'),
+    ("luaText", {"odd key": 1, "end": 2, "b": True, "a": [1, None, 2.5]}, '{ a = { 1, nil, 2.5 }, b = true, ["end"] = 2, ["odd key"] = 1 }'),
+    ("luaText", {"é": 1, "z": 2, "Z": 3, "_": 4}, '{ Z = 3, _ = 4, z = 2, ["é"] = 1 }'),
+    ("luaText", {"empty": {}, "list": []}, "{ empty = {}, list = {} }"),
+    ("luaText", 'say "hi"\n\\ \u0001 ü', '"say \\"hi\\"\\n\\\\ \\x01 ü"'),
+    ("luaText", None, "nil"),
+    ("actionText", {"type": "increment"}, "increment"),
+    ("actionText", {"type": "add", "title": "milk", "tags": ["a"]}, 'add tags={ "a" } title="milk"'),
+    ("actionText", {"type": "todos", "id": 1, "action": {"type": "toggle"}}, "todos[1].toggle"),
+    ("actionText", {"type": "dogs", "action": {"type": "breedTapped", "breed": "hound"}}, 'dogs.breedTapped breed="hound"'),
+    ("actionText", {"type": "path", "id": "a", "action": {"type": "detail", "action": {"type": "closeTapped"}}},
+     'path["a"].detail.closeTapped'),
+    ("actionText", {"x": 1}, "{ x = 1 }"),
+    ("actionText", {"type": "set", "odd key": 1}, '{ ["odd key"] = 1, type = "set" }'),
+]
+
+
+def check_notation(browser):
+    """Values read as Lua, as lunar writes them in the terminal: the notation, the trees, the list,
+    the diff and the "as Lua" view. Expects the first increment selected."""
+    for function, value, expected in NOTATION:
+        written = browser.evaluate(f"{function}({json.dumps(value)})")
+        if written != expected:
+            raise Failure(f"{function}({json.dumps(value)}) writes {written!r}, not {expected!r}")
+    print(f"ok: the page writes values and actions as Lua ({len(NOTATION)} cases)")
+
+    shown = browser.evaluate("""({
+        state: document.querySelector('#state').innerText,
+        action: document.querySelector('#action').innerText,
+        diff: [...document.querySelectorAll('#diff .change, #diff .unchanged')].map(line => line.innerText),
+    })""")
+    expected = {
+        "state": "{ -- 3 fields\ncount = 1,\nloading = false,\ntimerRunning = false\n}",
+        "action": '{ -- 1 field\ntype = "increment"\n}',
+        "diff": ["count =\n− 0\n+ 1", "… 2 unchanged"],
+    }
+    if shown != expected:
+        raise Failure(f"the first increment's trees do not read as Lua: {shown}")
+    browser.evaluate("document.querySelector('#state details > summary').click()")
+    closed = browser.evaluate("document.querySelector('#state').innerText")
+    browser.evaluate("document.querySelector('#state details > summary').click()")
+    if closed != "{ … } -- 3 fields":
+        raise Failure(f"the state's tree closed reads {closed!r}, not '{{ … }} -- 3 fields'")
+    print("ok: the state, action and diff trees read as Lua table constructors, a closed one as { … } with its count")
+
+    fact = browser.evaluate("[...window.lunarDevtools.entries.values()].find(e => e.action?.type === 'factLoaded').action.fact")
+    labels = browser.evaluate(LOG_TEXTS)
+    label = 'factLoaded fact="' + fact
+    if not any(text == label + '"' or (text.startswith(label[:55]) and text.endswith("…")) for text in labels):
+        raise Failure(f"the list does not show factLoaded as typed at the prompt (fact={json.dumps(fact)}): {labels}")
+    print("ok: the list shows actions as typed at lunar's prompt (factLoaded fact=\"…\")")
+
+    browser.evaluate("document.querySelector('button.as-lua[data-pane=state]').click()")
+    text = browser.wait_for("the state as Lua", "document.querySelector('#export-dialog').open && document.querySelector('#export-text').value")
+    browser.evaluate("document.querySelector('#export-dialog').close()")
+    if text != "{ count = 1, loading = false, timerRunning = false }\n":
+        raise Failure(f"the state as Lua reads {text!r}")
+    print("ok: 'as Lua' shows the state as Lua source")
 
 
 def check_controls(browser, lunar):
@@ -366,7 +453,7 @@ def check_controls(browser, lunar):
         slider.dispatchEvent(new Event('input'));
     })()""")
     browser.wait_for("the start's state", "document.querySelector('#detail-title').textContent === '#1 started'"
-                     " && document.querySelector('#state').textContent.includes('count: 0')")
+                     " && " + state_shows("count = 0"))
     latest = browser.evaluate("window.lunarDevtools.latest")
     browser.evaluate("""(() => {
         const slider = document.querySelector('#slider');
@@ -420,8 +507,7 @@ def check_controls(browser, lunar):
     wait("the store to count one less", lambda: lunar.states()[-1]["count"] == count + 1)
     browser.wait_for("the skipped action struck out", f"document.querySelector('#log li[data-id=\"{first}\"]').classList.contains('skipped')"
                      " && document.querySelector('#skip').textContent === 'Unskip'")
-    browser.wait_for("the state recomputed without it", "document.querySelector('#state').textContent.includes('count: "
-                     f"{count}')")
+    browser.wait_for("the state recomputed without it", state_shows(f"count = {count}"))
     press(browser, "s", "KeyS", 83)
     wait("the store to count it again", lambda: lunar.states()[-1]["count"] == count + 2)
     browser.wait_for("the action listed again", f"!document.querySelector('#log li[data-id=\"{first}\"]').classList.contains('skipped')")

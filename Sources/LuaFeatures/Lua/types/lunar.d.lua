@@ -109,6 +109,21 @@ function lunar.feature(definition) end
 ---@return lunar.Shared
 function lunar.shared(key, options) end
 
+---Marks `list` (a new empty table when none is given) as a list, so that it is written to JSON as
+---an array even when empty: `[]`, never `{}`. The mark stays with the table in state, through
+---copies, hot reload and saved files. Lists that reached Lua as arrays (from `initial`, a saved
+---file, an action, `lunar.json.decode`) carry it already; a fresh `{}` does not.
+---
+---```lua
+---initial = { laps = lunar.array() },
+----- …
+---state.laps = lunar.array()          -- reset: saved and shown as "laps": []
+---```
+---@generic T: table
+---@param list? T A table whose keys are 1 to n.
+---@return T list The same table, marked.
+function lunar.array(list) end
+
 ---Declares a field that is one element of the shared array `key`: the element whose `id` is the
 ---field's own `id`. Writes to the field reach the array (and its file) and every other holder in
 ---the same action; writes to the array reach the field. Once the element is removed, the field

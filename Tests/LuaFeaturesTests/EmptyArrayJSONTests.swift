@@ -23,6 +23,9 @@ import Testing
         elseif t == "reset" then state.laps = lunar.array()
         elseif t == "wipe" then state.laps = {}
         elseif t == "copy" then state.copied = state.laps
+        elseif t == "ask" then
+          state.answers = { lunar.isArray(state.laps), lunar.isArray(state.splits), lunar.isArray(state.tags),
+            lunar.isArray(lunar.array()), lunar.isArray({}), lunar.isArray("x") }
         elseif t == "children" then
           local first = Lap:initialWith {}
           table.insert(first.marks, 1)
@@ -81,6 +84,11 @@ import Testing
     #expect(try reducer.residentState()?[LuaString("copied")] == .array([]))
   }
 
+  @Test func isArraySeesTheMarkOfAStateTableThroughItsProxy() throws {
+    try send("ask")
+    #expect(store.state.answers == [true, true, false, true, false, false])
+  }
+
   @Test func initialWithCopiesMarkedListsAndKeepsTheirMark() throws {
     try send("children")
     #expect(try json(store.state.value[LuaString("first")]) == #"{"marks":[1]}"#)
@@ -102,9 +110,9 @@ import Testing
       store.send(["type": "bad", "what": .text(what)])
       return harness.takeErrors().first?.message
     }
-    #expect(refusal("keys") == #"stopwatch.lua:23: lunar.array expects a list (keys 1 to n), got a table with the key "x""#)
-    #expect(refusal("number") == "stopwatch.lua:23: lunar.array expects a list table (or nothing, for an empty one), got number 3")
-    #expect(refusal("state") == "stopwatch.lua:23: lunar.array cannot mark a table that has a metatable (a table read "
+    #expect(refusal("keys") == #"stopwatch.lua:26: lunar.array expects a list (keys 1 to n), got a table with the key "x""#)
+    #expect(refusal("number") == "stopwatch.lua:26: lunar.array expects a list table (or nothing, for an empty one), got number 3")
+    #expect(refusal("state") == "stopwatch.lua:26: lunar.array cannot mark a table that has a metatable (a table read "
       + "from `state` is one: assign `state.field = lunar.array { … }` instead)")
     #expect(store.state.text == .nil)
   }

@@ -8,6 +8,8 @@ local codec = require "lunar._json"
 -- NB: LuaBridge marks every array it pushes with this metatable, so that a list emptied in place
 --     still reads (and is written to JSON) as an array; `lunar.array` puts it on a script's table.
 local arrayMarker = getmetatable(require "lunar._emptyArray")
+-- NB: the table behind a state proxy, for `lunar.isArray` (the transaction's C half).
+local realOf = require("lunar._core").realOf
 
 local type, setmetatable, getmetatable, rawget, select, error, tostring, pairs, next =
   type, setmetatable, getmetatable, rawget, select, error, tostring, pairs, next
@@ -473,6 +475,13 @@ function lunar.array(t)
     end
   end
   return setmetatable(t, arrayMarker)
+end
+
+--- lunar.isArray(t): whether `t` is marked as a list (by `lunar.array`, or because it reached Lua
+--- as an array), a table of `state` included: what a copy needs to stay a list.
+function lunar.isArray(t)
+  if type(t) ~= "table" then return false end
+  return getmetatable(realOf(t) or t) == arrayMarker
 end
 
 --- Feature:initialWith({ … } [, deps]): a fresh copy of the feature's `initial` state with the

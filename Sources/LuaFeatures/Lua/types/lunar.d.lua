@@ -124,6 +124,21 @@ function lunar.shared(key, options) end
 ---@return T list The same table, marked.
 function lunar.array(list) end
 
+---Whether `t` is marked as a list (by `lunar.array`, or because it reached Lua as an array), a
+---table of `state` included. A copy you make of a list is a fresh table: mark it to keep it a list.
+---
+---```lua
+---local function copy(t)
+---  if type(t) ~= "table" then return t end
+---  local result = {}
+---  for k, v in pairs(t) do result[k] = copy(v) end
+---  return lunar.isArray(t) and lunar.array(result) or result
+---end
+---```
+---@param t any
+---@return boolean
+function lunar.isArray(t) end
+
 ---Declares a field that is one element of the shared array `key`: the element whose `id` is the
 ---field's own `id`. Writes to the field reach the array (and its file) and every other holder in
 ---the same action; writes to the array reach the field. Once the element is removed, the field

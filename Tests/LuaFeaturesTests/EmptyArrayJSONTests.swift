@@ -1,4 +1,5 @@
 import Composable
+import ComposableTesting
 import ConcurrencyExtras
 import Foundation
 import LuaBridge
@@ -143,5 +144,46 @@ struct EmptyArrayReloadTests {
     fixture.send("clear")
     #expect(try LuaJSONEncoder().encodeText(fixture.store.state.value) == #"{"laps":[],"version":1}"#)
     #expect(try fixture.reducer.residentState() == fixture.store.state.value)
+  }
+}
+
+/// `deps.storage` writes a marked list as `[]` and hands it back as a list.
+@MainActor
+@Suite struct EmptyArrayStorageTests {
+  static let source = """
+    local lunar = require "lunar"
+    local fx = lunar.fx
+    return lunar.feature {
+      name = "Laps", initial = {},
+      reduce = function(state, action, deps)
+        if action.type == "save" then
+          return fx.run(function(send)
+            deps.storage.set("laps", { marked = lunar.array(), fresh = {} })
+            local value = deps.storage.get("laps")
+            send { type = "loaded", value = value, isArray = lunar.isArray(value.marked) }
+          end)
+        elseif action.type == "loaded" then
+          state.value, state.isArray = action.value, action.isArray
+        end
+      end,
+    }
+    """
+
+  @Test func aMarkedListIsStoredAsAnArrayAndReadBackAsAList() async throws {
+    let file = URL(fileURLWithPath: "/data/lunar/storage/laps.json")
+    let storage = FileStorage.inMemory()
+    var dependencies = LuaDependencies.builtIn
+    dependencies.offer(.storage(file: file, fileStorage: storage))
+    let harness = try FeatureHarness(dependencies: dependencies)
+    let feature = try harness.load(Self.source, chunkName: "laps.lua")
+    let store = TestStore(initialState: feature.initialState) { feature.reducer() }
+    store.exhaustivity = .off
+    await store.send(["type": "save"])
+    await store.receive({ $0[LuaString("type")] == "loaded" })
+    #expect(harness.takeErrors().isEmpty)
+    let document = try storage.load(file).map { String(decoding: $0, as: UTF8.self) }
+    #expect(document == "{\n  \"laps\": {\n    \"fresh\": {},\n    \"marked\": []\n  }\n}\n")
+    #expect(store.state.isArray == true)
+    #expect(try LuaJSONEncoder().encodeText(store.state.value[LuaString("value")]) == #"{"fresh":{},"marked":[]}"#)
   }
 }

@@ -297,7 +297,8 @@ function lunar.plugin(manifest) end
 local json = {}
 
 ---A value as JSON text: keys in byte order, integers as integers, `nil` as `null`. Strings that
----are not UTF-8, NaN, infinities and too deep nesting are errors naming the value's path.
+---are not UTF-8, NaN, infinities and too deep nesting are errors naming the value's path. An empty
+---table is `[]` when marked as a list (`lunar.array()`), `{}` otherwise.
 ---
 ---```lua
 ---local body = lunar.json.encode { query = state.query, page = 1 }
@@ -308,6 +309,7 @@ local json = {}
 function json.encode(value, options) end
 
 ---The value JSON text holds. `null` leaves a hole in an array and removes a key of an object.
+---Arrays come back marked as lists (`lunar.isArray`), so `[]` encodes back as `[]`.
 ---Text that is not JSON, a key twice and too deep nesting are errors with the byte offset.
 ---
 ---```lua

@@ -130,7 +130,6 @@ void lunar_decode_value(lua_State *L, lunar_reader *r, int depth) {
       luaL_checkstack(L, 3, "lunar: value nested too deeply");
       lua_createtable(L, (int)(hint > 1u << 24 ? 1u << 24 : hint), 0);
       lua_Integer i = 0;
-      int filled = 0;
       while (!at_end(L, r)) {
         i++;
         if (*r->p == LUNAR_OP_NIL) { /* a hole: nothing to store */
@@ -139,12 +138,11 @@ void lunar_decode_value(lua_State *L, lunar_reader *r, int depth) {
         }
         lunar_decode_value(L, r, depth + 1);
         lua_rawseti(L, -2, i);
-        filled = 1;
       }
-      if (!filled) {
-        lua_rawgetp(L, LUA_REGISTRYINDEX, &lunar_key_array_marker);
-        lua_setmetatable(L, -2);
-      }
+      /* NB: every array is marked, not only an empty one: a list emptied in place (table.remove)
+         must still read back, and be written to JSON, as an array. */
+      lua_rawgetp(L, LUA_REGISTRYINDEX, &lunar_key_array_marker);
+      lua_setmetatable(L, -2);
       break;
     }
     case LUNAR_OP_TABLE: {

@@ -60,6 +60,11 @@ static void push_copy(lua_State *L, lunar_txn *t, int context, int src, int dept
   if (mt != 0) {
     if (!txn_push_real(L, t, context, mt, src)) txn_stale(L, context, key);
     src = lua_gettop(L);
+    /* NB: a list copied from the state (`state.b = state.a`) keeps its array mark. */
+    if (lua_getmetatable(L, src)) {
+      marked = is_marker(L, context, lua_gettop(L));
+      lua_pop(L, 1);
+    }
   } else if (lua_getmetatable(L, src)) {
     marked = is_marker(L, context, lua_gettop(L));
     if (!marked)

@@ -8,7 +8,7 @@ local Form = require "form"
 -- The sync-up the sheet holds, with its blank attendees dropped; never without an attendee.
 local function validated(form, deps)
   local syncUp = models.copy(form.syncUp)
-  local attendees = {}
+  local attendees = lunar.array()
   for _, attendee in ipairs(syncUp.attendees) do
     if not models.isBlank(attendee.name) then attendees[#attendees + 1] = attendee end
   end

@@ -1,5 +1,7 @@
 -- The data of SyncUps: a sync-up (a recurring meeting with its attendees, its length in seconds,
 -- a theme and the meetings held so far), built with the defaults the screens rely on.
+local lunar = require "lunar"
+
 local models = {}
 
 models.themes = {
@@ -7,13 +9,14 @@ models.themes = {
   "periwinkle", "poppy", "purple", "seafoam", "sky", "tan", "teal", "yellow",
 }
 
--- A sync-up with `fields` set over the defaults: five minutes, no one yet, bubblegum.
+-- A sync-up with `fields` set over the defaults: five minutes, no one yet, bubblegum. Its lists
+-- are marked as lists, so that the saved file writes `[]` for them when empty.
 function models.syncUp(fields)
   return {
     id = fields.id,
-    attendees = fields.attendees or {},
+    attendees = fields.attendees or lunar.array(),
     duration = fields.duration or 5 * 60,
-    meetings = fields.meetings or {},
+    meetings = fields.meetings or lunar.array(),
     theme = fields.theme or "bubblegum",
     title = fields.title or "",
   }
@@ -50,12 +53,13 @@ function models.formatDate(seconds)
   return string.format("%04d-%02d-%02d %02d:%02d", year, month, day, rest // 3600, rest % 3600 // 60)
 end
 
--- A deep copy of a table read from the state, to hand to another screen and change there.
+-- A deep copy of a table read from the state, to hand to another screen and change there; a list
+-- stays a list (`[]` in JSON when emptied).
 function models.copy(value)
   if type(value) ~= "table" then return value end
   local copy = {}
   for k, v in pairs(value) do copy[k] = models.copy(v) end
-  return copy
+  return lunar.isArray(value) and lunar.array(copy) or copy
 end
 
 -- The id `deps.uuid()` gives the `n`-th time under `lunar.test` (from 0): TCA's `UUID(n)`.

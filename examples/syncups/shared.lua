@@ -3,5 +3,5 @@
 local lunar = require "lunar"
 
 return {
-  syncUps = lunar.shared("syncUps", { default = {}, storage = "file" }),
+  syncUps = lunar.shared("syncUps", { default = lunar.array(), storage = "file" }),
 }

@@ -122,7 +122,7 @@ return lunar.feature {
     edit = { id = "integer" },
   },
   shared = {
-    todos = lunar.shared("todos", { default = {}, storage = "file" }),
+    todos = lunar.shared("todos", { default = lunar.array(), storage = "file" }),
   },
   body = {
     lunar.forEach("todos", Todo),

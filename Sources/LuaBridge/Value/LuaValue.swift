@@ -19,9 +19,9 @@
 ///   sparse (largest key more than twice the number of keys) reads as `.table` with decimal-string
 ///   keys (`{[1000] = true}` reads as `["1000": true]`), so a hostile `{[2^40] = 1}` cannot become an
 ///   array of a trillion nils.
-/// - **Empty tables**: an empty `.array` is pushed with a marker metatable and reads back as
-///   `.array([])`; any other empty Lua table reads as `.table([:])`. ``LuaDecoder`` accepts either
-///   where an array or a keyed value is expected.
+/// - **Empty tables**: an `.array` is pushed with a marker metatable (`__name` `"lunar.array"`),
+///   so that it reads back as `.array([])` once emptied in place; any other empty Lua table reads
+///   as `.table([:])`. ``LuaDecoder`` accepts either where an array or a keyed value is expected.
 /// - **Mixed tables** (`{1, 2, x = 3}`) read as `.table` with integer keys written in decimal
 ///   (`["1": 1, "2": 2, "x": 3]`); if that makes two keys collide (`[1]` and `["1"]`) it is an error.
 /// - **Other keys** (non-integral floats, booleans, tables, functions) are an error naming the path.

@@ -14,6 +14,9 @@ import LuaBridge
 /// are refused with the path of the value (`value.todos[3].title`); so are duplicate keys and text
 /// that is not JSON when decoding (with the byte offset).
 ///
+/// An empty table is `[]` when it is marked as a list (`lunar.array()`, or a list that reached Lua
+/// as an array), `{}` otherwise; `[]` decodes to a marked list, so it encodes back as `[]`.
+///
 /// > Important: JSON's `null` in an object removes the key (Lua tables hold no nil); in an array it
 /// > leaves a hole.
 enum LunarJSON {

@@ -9,7 +9,8 @@ import LuaBridge
 /// same folder cannot load the value, so it never saves over the first one's changes. A file that
 /// cannot be used — not JSON, a key twice, nested deeper than the VM's data limit, or a value of
 /// another kind than the declared default (a string where the default is a table) — is renamed
-/// aside and the default used.
+/// aside and the default used. Where the default has a list, an empty table is read as the empty
+/// list (`{}` as `[]`), so that it is written back as `[]`.
 struct LuaSharedFileKey: SharedKey {
   typealias Value = LuaValue
 
@@ -22,12 +23,15 @@ struct LuaSharedFileKey: SharedKey {
     self.key = key
     self.folder = folder
     self.url = folder.appendingPathComponent("\(key).json")
+    let shape = LuaArrayShape(of: defaultValue)
     self.file = .fileStorage(
       url,
       decode: { data in
         let value = try LuaJSONDecoder(depthLimit: dataDepth).decode(Array(data))
         if let mismatch = LuaSharedKind.mismatch(value, expected: defaultValue) { throw mismatch }
-        return value
+        // NB: a file saved with `{}` for an empty list (or written by hand) reads as the list the
+        //     default declares there.
+        return shape.map(value.conformingArrays(to:)) ?? value
       },
       encode: { value in
         // NB: a newline at the end, as text files have; the same value is always the same bytes.

@@ -9,13 +9,16 @@ final class LuaSharedSlot: @unchecked Sendable {
   let shared: Shared<LuaValue>
   /// The `lunar.shared` key, for messages.
   let key: String
+  /// Where the declared default has lists: an empty table written there is the empty list.
+  let shape: LuaArrayShape?
   private let lock = NSLock()
   private var changes = 0
   private var stopObserving: (@Sendable () -> Void)?
 
-  init(_ shared: Shared<LuaValue>, key: String) {
+  init(_ shared: Shared<LuaValue>, key: String, shape: LuaArrayShape?) {
     self.shared = shared
     self.key = key
+    self.shape = shape
     // NB: observes every writer (other instances, Swift code with the same key, effects).
     stopObserving = shared.observeSynchronously { [weak self] _ in self?.bump() }
   }
@@ -31,11 +34,13 @@ final class LuaSharedSlot: @unchecked Sendable {
   var value: LuaValue { shared.value }
 
   /// Replaces the value, if it is saved (for a `"file"` value); returns the version that includes
-  /// this change.
+  /// this change. An empty table where the declared default has a list is stored as the empty
+  /// list (``LuaValue/conformingArrays(to:)``), so it is saved as `[]`.
   ///
   /// - Parameter field: The state field written, which errors name (`state.settings.ratio`).
   /// - Throws: A message naming the key, the file and the problem; the value is unchanged.
   func write(_ value: LuaValue, field: LuaString) throws(LuaSharedWriteError) -> Int {
+    let value = shape.map(value.conformingArrays(to:)) ?? value
     do {
       try withDependencies {
         $0.sharedChangeTracker = nil

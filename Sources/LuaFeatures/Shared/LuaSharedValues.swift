@@ -221,7 +221,7 @@ public final class LuaSharedValues {
         )
       }
     }
-    let slot = LuaSharedSlot(shared, key: field.key)
+    let slot = LuaSharedSlot(shared, key: field.key, shape: LuaArrayShape(of: defaultValue))
     slots[field.key] = slot
     return slot
   }

@@ -5,6 +5,11 @@
 -- "file.lua:12" (no `debug` here); the JSON codec `{ encode = fn, decode = fn }` becomes lunar.json.
 local whereDefined = require("lunar._where").defined
 local codec = require "lunar._json"
+-- NB: LuaBridge marks every array it pushes with this metatable, so that a list emptied in place
+--     still reads (and is written to JSON) as an array; `lunar.array` puts it on a script's table.
+local arrayMarker = getmetatable(require "lunar._emptyArray")
+-- NB: the table behind a state proxy, for `lunar.isArray` (the transaction's C half).
+local realOf = require("lunar._core").realOf
 
 local type, setmetatable, getmetatable, rawget, select, error, tostring, pairs, next =
   type, setmetatable, getmetatable, rawget, select, error, tostring, pairs, next
@@ -227,6 +232,7 @@ local function copyValue(v, depth)
   if depth > 200 then error("shared default nested too deeply (over 200 levels)", 0) end
   local copy = {}
   for k, e in next, v do copy[k] = copyValue(e, depth + 1) end
+  if getmetatable(v) == arrayMarker then setmetatable(copy, arrayMarker) end
   return copy
 end
 
@@ -433,15 +439,49 @@ local function isFeature(value)
   return features[value] == true
 end
 
--- A copy of a state table: nested plain tables are copied, tables with a metatable shared.
+-- A copy of a state table: nested plain tables are copied (an array keeps its mark), tables with
+-- another metatable shared.
 local function copyState(t, depth)
   if depth > 200 then error("state nested too deeply (over 200 levels)", 0) end
   local copy = {}
   for k, v in next, t do
-    if type(v) == "table" and getmetatable(v) == nil then v = copyState(v, depth + 1) end
+    if type(v) == "table" then
+      local mt = getmetatable(v)
+      if mt == nil or mt == arrayMarker then v = copyState(v, depth + 1) end
+    end
     copy[k] = v
   end
+  if getmetatable(t) == arrayMarker then setmetatable(copy, arrayMarker) end
   return copy
+end
+
+--- lunar.array() or lunar.array { … }: the table (a new one when none is given) marked as a list,
+--- so that it is written to JSON as an array even when empty (`[]`, never `{}`). The mark stays
+--- with the table in state, through copies, hot reload and saved files.
+function lunar.array(t)
+  if t == nil then return setmetatable({}, arrayMarker) end
+  if type(t) ~= "table" then
+    error("lunar.array expects a list table (or nothing, for an empty one), got " .. describe(t), 2)
+  end
+  local mt = getmetatable(t)
+  if mt == arrayMarker then return t end
+  if mt ~= nil then
+    error("lunar.array cannot mark a table that has a metatable (a table read from `state` is one: " ..
+      "assign `state.field = lunar.array { … }` instead)", 2)
+  end
+  for k in next, t do
+    if math.type(k) ~= "integer" or k < 1 then
+      error("lunar.array expects a list (keys 1 to n), got a table with the key " .. describe(k), 2)
+    end
+  end
+  return setmetatable(t, arrayMarker)
+end
+
+--- lunar.isArray(t): whether `t` is marked as a list (by `lunar.array`, or because it reached Lua
+--- as an array), a table of `state` included: what a copy needs to stay a list.
+function lunar.isArray(t)
+  if type(t) ~= "table" then return false end
+  return getmetatable(realOf(t) or t) == arrayMarker
 end
 
 --- Feature:initialWith({ … } [, deps]): a fresh copy of the feature's `initial` state with the

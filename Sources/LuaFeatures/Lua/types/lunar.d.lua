@@ -109,6 +109,36 @@ function lunar.feature(definition) end
 ---@return lunar.Shared
 function lunar.shared(key, options) end
 
+---Marks `list` (a new empty table when none is given) as a list, so that it is written to JSON as
+---an array even when empty: `[]`, never `{}`. The mark stays with the table in state, through
+---copies, hot reload and saved files. Lists that reached Lua as arrays (from `initial`, a saved
+---file, an action, `lunar.json.decode`) carry it already; a fresh `{}` does not.
+---
+---```lua
+---initial = { laps = lunar.array() },
+----- …
+---state.laps = lunar.array()          -- reset: saved and shown as "laps": []
+---```
+---@generic T: table
+---@param list? T A table whose keys are 1 to n.
+---@return T list The same table, marked.
+function lunar.array(list) end
+
+---Whether `t` is marked as a list (by `lunar.array`, or because it reached Lua as an array), a
+---table of `state` included. A copy you make of a list is a fresh table: mark it to keep it a list.
+---
+---```lua
+---local function copy(t)
+---  if type(t) ~= "table" then return t end
+---  local result = {}
+---  for k, v in pairs(t) do result[k] = copy(v) end
+---  return lunar.isArray(t) and lunar.array(result) or result
+---end
+---```
+---@param t any
+---@return boolean
+function lunar.isArray(t) end
+
 ---Declares a field that is one element of the shared array `key`: the element whose `id` is the
 ---field's own `id`. Writes to the field reach the array (and its file) and every other holder in
 ---the same action; writes to the array reach the field. Once the element is removed, the field
@@ -267,7 +297,8 @@ function lunar.plugin(manifest) end
 local json = {}
 
 ---A value as JSON text: keys in byte order, integers as integers, `nil` as `null`. Strings that
----are not UTF-8, NaN, infinities and too deep nesting are errors naming the value's path.
+---are not UTF-8, NaN, infinities and too deep nesting are errors naming the value's path. An empty
+---table is `[]` when marked as a list (`lunar.array()`), `{}` otherwise.
 ---
 ---```lua
 ---local body = lunar.json.encode { query = state.query, page = 1 }
@@ -278,6 +309,7 @@ local json = {}
 function json.encode(value, options) end
 
 ---The value JSON text holds. `null` leaves a hole in an array and removes a key of an object.
+---Arrays come back marked as lists (`lunar.isArray`), so `[]` encodes back as `[]`.
 ---Text that is not JSON, a key twice and too deep nesting are errors with the byte offset.
 ---
 ---```lua

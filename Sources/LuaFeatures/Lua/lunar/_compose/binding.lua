@@ -94,7 +94,9 @@ local function route(name, e, state, _, action, _, dismissals)
   end
   local value = rawget(action, "value")
   -- NB: a copy, so that the action a caller keeps is not a part of the state.
-  if type(value) == "table" and getmetatable(value) == nil then value = copyState(value, 0) end
+  if type(value) == "table" and (getmetatable(value) == nil or lunar.isArray(value)) then
+    value = copyState(value, 0)
+  end
   t[segments[#segments]] = value
   return nil, dismissals
 end

@@ -3,7 +3,7 @@ import Testing
 
 /// `lunar test --watch`: the tests run again as their files are saved, until ctrl-C or ctrl-D.
 ///
-/// Each step waits for the line that ends the previous run ("Watching …", or the summary event)
+/// Each step waits for the line that ends the previous run ("Watching …", or the note "watching …")
 /// before saving the next file: the watcher is set by then, whatever the machine's speed.
 @Suite(.serialized)
 struct TestWatchTests {
@@ -66,6 +66,7 @@ struct TestWatchTests {
     let conversation = try await Conversation(["test", "--time-limit", "60", folder.path, "--watch", "--json", "--filter", "decrement"])
     let first = await conversation.next("summary")
     #expect(first?.int("passed") == 0 && first?.int("failed") == 1, "\(conversation.transcript)")
+    #expect(await conversation.next("note")?.string("message") == "watching 2 files for changes", "\(conversation.transcript)")
 
     try Self.fixDecrement(in: folder.appendingPathComponent("mixed_test.lua"))
     let note = await conversation.next("note", timeout: 30)
@@ -75,6 +76,7 @@ struct TestWatchTests {
     #expect(test?["passed"] as? Bool == true, "\(conversation.transcript)")
     let second = await conversation.next("summary")
     #expect(second?.int("passed") == 1 && second?.int("failed") == 0, "\(conversation.transcript)")
+    #expect(await conversation.next("note")?.string("message") == "watching 2 files for changes", "\(conversation.transcript)")
 
     try conversation.send("")
     #expect(await conversation.next("note")?.string("message") == "run again: running the tests again", "\(conversation.transcript)")
@@ -101,6 +103,23 @@ struct TestWatchTests {
 
     #expect(result.ok, "\(result)")
     #expect(result.status == 0, "\(result)")
+  }
+
+  @Test func ctrlCInTheMiddleOfARunQuitsAtOnceWithExit0() async throws {
+    let folder = try makeTemporaryFolder()
+    defer { removeTemporaryFolder(folder) }
+    try Data("""
+      local test = require "lunar.test"
+      test("spins", function()
+        print("spinning")
+        while true do end
+      end)
+      """.utf8).write(to: folder.appendingPathComponent("spin_test.lua"))
+    let conversation = try await Conversation(
+      ["test", "--time-limit", "600", "--wall-time-limit", "600", folder.path, "--watch"])
+
+    #expect(await conversation.nextLine(containing: "spinning", timeout: 30) != nil, "\(conversation.transcript)")
+    #expect(conversation.interrupt() == 0, "\(conversation.transcript)")
   }
 
   @Test func withoutTestFilesWatchingDoesNotStart() async throws {

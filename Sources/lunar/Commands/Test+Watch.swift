@@ -13,6 +13,8 @@ extension Test {
   @MainActor
   func watchTests(reports: [TestReportFile.Request]) async throws {
     lineBufferStandardOutput()
+    let interrupts = Self.quitOnInterrupt(json: format.json)
+    defer { interrupts.cancel() }
     var reads: [URL: [URL]] = [:]
     var pass = await runTests(reports: reports)
     var files = Self.watched(after: pass, known: &reads)
@@ -20,8 +22,7 @@ extension Test {
     guard !files.isEmpty else { throw ExitCode(1) }
     let watcher = FileWatcher(files: files)
     defer { watcher.stop() }
-    let (events, interrupts) = TestWatchEvent.stream(changes: watcher.changes)
-    defer { interrupts.cancel() }
+    let events = TestWatchEvent.stream(changes: watcher.changes)
     showWatching(files)
     for await event in events {
       switch event {
@@ -32,8 +33,7 @@ extension Test {
       case let .unknownInput(line):
         printError("\"\(line)\" is not a watch command: Enter runs the tests again, q quits")
         continue
-      case let .quit(interrupted):
-        if interrupted, !format.json { print("") }
+      case .quit:
         return
       }
       pass = await runTests(reports: reports)
@@ -41,6 +41,24 @@ extension Test {
       watcher.watch(files)
       showWatching(files)
     }
+  }
+
+  /// Makes ctrl-C (SIGINT) end the process with exit status 0, at once, even in the middle of a
+  /// run: the returned source must be kept until the end.
+  ///
+  /// NB: handled on a queue of its own, since the main actor may be busy in a test until its
+  ///     time limit; `_exit`, since the main thread may be inside Lua then (nothing is left to
+  ///     clean up: reports are written whole or not at all).
+  static func quitOnInterrupt(json: Bool) -> any DispatchSourceSignal {
+    signal(SIGINT, SIG_IGN)
+    let interrupts = DispatchSource.makeSignalSource(signal: SIGINT, queue: DispatchQueue(label: "lunar.test.interrupt"))
+    interrupts.setEventHandler {
+      if !json { print("") }
+      flushStandardOutput()
+      _exit(0)
+    }
+    interrupts.resume()
+    return interrupts
   }
 
   /// The files to watch after `pass`: what each test file read, and for a file that did not load,
@@ -83,11 +101,15 @@ extension Test {
     print(terminal.bold("── \(formatter.string(from: Date())) · \(reason) ──"))
   }
 
+  /// Says that the files are watched (a file saved from now on runs the tests again).
   @MainActor
   private func showWatching(_ files: [URL]) {
-    guard !format.json else { return }
     let count = files.count == 1 ? "1 file" : "\(files.count) files"
-    print(Terminal.standardOutput.dim("Watching \(count) for changes: Enter runs the tests again, ctrl-C or ctrl-D quits."))
+    if format.json {
+      print(HostEvent.note("watching \(count) for changes").encoded().line)
+    } else {
+      print(Terminal.standardOutput.dim("Watching \(count) for changes: Enter runs the tests again, ctrl-C or ctrl-D quits."))
+    }
   }
 }
 
@@ -99,16 +121,15 @@ enum TestWatchEvent: Sendable {
   case again
   /// A line that means nothing here.
   case unknownInput(String)
-  /// ctrl-C (`interrupted`), ctrl-D or `q`.
-  case quit(interrupted: Bool)
+  /// ctrl-D (the end of input) or `q`.
+  case quit
 
-  /// The changes, the lines typed and ctrl-C, as one sequence; and the source of ctrl-C, which
-  /// must be kept until the end.
+  /// The changes and the lines typed, as one sequence.
   ///
   /// NB: standard input is read only when it is not a terminal this process is in the background
   ///     of (`lunar test --watch &`), where reading would stop the process.
   @MainActor
-  static func stream(changes: AsyncStream<FileWatcher.Change>) -> (AsyncStream<TestWatchEvent>, any DispatchSourceSignal) {
+  static func stream(changes: AsyncStream<FileWatcher.Change>) -> AsyncStream<TestWatchEvent> {
     let (stream, continuation) = AsyncStream<TestWatchEvent>.makeStream(bufferingPolicy: .unbounded)
     Task {
       for await change in changes { continuation.yield(.changed(change.files)) }
@@ -120,17 +141,13 @@ enum TestWatchEvent: Sendable {
           guard case let .text(text) = line else { continue }
           switch text.trimmingCharacters(in: .whitespaces) {
           case "": continuation.yield(.again)
-          case "q", "quit", ":q", ":quit": continuation.yield(.quit(interrupted: false))
+          case "q", "quit", ":q", ":quit": continuation.yield(.quit)
           case let other: continuation.yield(.unknownInput(other))
           }
         }
-        continuation.yield(.quit(interrupted: false))
+        continuation.yield(.quit)
       }
     }
-    signal(SIGINT, SIG_IGN)
-    let interrupts = DispatchSource.makeSignalSource(signal: SIGINT, queue: .main)
-    interrupts.setEventHandler { continuation.yield(.quit(interrupted: true)) }
-    interrupts.resume()
-    return (stream, interrupts)
+    return stream
   }
 }

@@ -60,6 +60,27 @@ struct TestWatchTests {
     #expect(conversation.interrupt() == 0, "\(conversation.transcript)")
   }
 
+  @Test func fixingABrokenModuleTheFeatureNewlyRequiresRunsTheTestsAgain() async throws {
+    let folder = try Self.copyOfMixed()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let feature = folder.appendingPathComponent("feature.lua")
+    let helper = folder.appendingPathComponent("helper.lua")
+    try "return {".write(to: helper, atomically: true, encoding: .utf8)
+    let conversation = try await Conversation(["test", "--time-limit", "60", folder.path, "--watch", "--filter", "increment"])
+    #expect(await conversation.nextLine(containing: "Watching 2 files") != nil, "\(conversation.transcript)")
+
+    let original = try String(contentsOf: feature, encoding: .utf8)
+    try ("local helper = require \"helper\"\n" + original).write(to: feature, atomically: false, encoding: .utf8)
+    #expect(await conversation.nextLine(containing: "✘ (loading mixed_test.lua)", timeout: 30) != nil, "\(conversation.transcript)")
+    #expect(await conversation.nextLine(containing: "Watching 3 files") != nil, "\(conversation.transcript)")
+
+    try "return {}".write(to: helper, atomically: true, encoding: .utf8)
+    #expect(await conversation.nextLine(containing: "helper.lua changed ──", timeout: 30) != nil, "\(conversation.transcript)")
+    #expect(await conversation.nextLine(containing: "1 passed, 0 failed") != nil, "\(conversation.transcript)")
+    #expect(await conversation.nextLine(containing: "Watching 3 files") != nil, "\(conversation.transcript)")
+    #expect(conversation.finish() == 0, "\(conversation.transcript)")
+  }
+
   @Test func theFilterHoldsInEveryRunAndRunsAreSeparatedByANote() async throws {
     let folder = try Self.copyOfMixed()
     defer { try? FileManager.default.removeItem(at: folder) }

@@ -37,7 +37,9 @@ extension Test {
         return
       }
       pass = await runTests(reports: reports)
-      files = Self.watched(after: pass, known: &reads)
+      // NB: a run that found no test file (its folder moved away) keeps watching what it had.
+      let next = Self.watched(after: pass, known: &reads)
+      if !next.isEmpty { files = next }
       watcher.watch(files)
       showWatching(files)
     }
@@ -79,7 +81,7 @@ extension Test {
   }
 
   private static func luaFiles(under folder: URL) -> [URL] {
-    let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
+    let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil, options: .skipsHiddenFiles)
     var files: [URL] = []
     while let next = enumerator?.nextObject() as? URL, files.count < 1000 {
       if next.pathExtension == "lua" { files.append(next.resolvingSymlinksInPath()) }

@@ -19,15 +19,18 @@ struct Lunar: AsyncParsableCommand {
 
       Shell completions: lunar --generate-completion-script bash (or zsh, fish) prints a \
       script; for example
-        lunar --generate-completion-script bash > ~/.local/share/bash-completion/completions/lunar
+        lunar --generate-completion-script bash \\
+          > ~/.local/share/bash-completion/completions/lunar
         lunar --generate-completion-script zsh > "${fpath[1]}/_lunar"
-        lunar --generate-completion-script fish > ~/.config/fish/completions/lunar.fish
+        lunar --generate-completion-script fish \\
+          > ~/.config/fish/completions/lunar.fish
       """,
     version: Lunar.version,
     subcommands: [Run.self, HostCommand.self, Test.self, Check.self, List.self, New.self, Replay.self]
   )
 
   static func main() async {
+    HelpWidth.applyMinimum()
     await main(DevtoolsOptions.completing(Array(CommandLine.arguments.dropFirst())))
   }
 }

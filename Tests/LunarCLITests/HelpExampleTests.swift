@@ -21,6 +21,56 @@ import Testing
     #expect(tested.status == 0, "the sample:\n\(sample)\n\(tested)")
   }
 
+  static let commands = ["", "run", "host", "test", "check", "list", "new", "replay"]
+
+  /// The indented lines of a help's overview and discussion (its examples), as written: laid out
+  /// wide enough that nothing wraps.
+  static func examples(of command: String) async throws -> [String] {
+    let wide = try await Lunar.run(
+      (command.isEmpty ? [] : [command]) + ["--help"], environment: ["COLUMNS": "1000", "NO_COLOR": "1"])
+    return wide.lines.prefix { !$0.hasPrefix("USAGE:") }.filter { $0.hasPrefix("  ") }
+  }
+
+  @Test(arguments: commands)
+  func everyExampleInTheHelpIsWholeAtEightyColumns(_ command: String) async throws {
+    let examples = try await Self.examples(of: command)
+    let output = try await Lunar.run(
+      (command.isEmpty ? [] : [command]) + ["--help"], environment: ["COLUMNS": "80", "NO_COLOR": "1"])
+
+    // NB: check and list have no example; any other help without one means its examples were not found.
+    #expect(examples.isEmpty == ["check", "list"].contains(command), "lunar \(command) --help: examples \(examples)")
+    for example in examples {
+      #expect(example.count <= 80, "lunar \(command) --help: an example is wider than 80 columns: '\(example)'")
+      #expect(output.lines.contains(example), "lunar \(command) --help at 80 columns breaks '\(example)'\n\(output.stdout)")
+    }
+  }
+
+  @Test(arguments: commands)
+  func aNarrowerTerminalGetsTheHelpLaidOutAtEightyColumns(_ command: String) async throws {
+    let arguments = (command.isEmpty ? [] : [command]) + ["--help"]
+    let eighty = try await Lunar.run(arguments, environment: ["COLUMNS": "80", "NO_COLOR": "1"])
+    let forty = try await Lunar.run(arguments, environment: ["COLUMNS": "40", "NO_COLOR": "1"])
+
+    #expect(forty.stdout == eighty.stdout, "lunar \(command) --help with COLUMNS=40\n\(forty.stdout)")
+  }
+
+  @Test func aNarrowTerminalKeepsTheExamplesWhole() async throws {
+    guard PTY.available else { return }
+    let state = try makeTemporaryFolder()
+    defer { removeTemporaryFolder(state) }
+    let eighty = try await Lunar.run(["--help"], environment: ["COLUMNS": "80", "NO_COLOR": "1"])
+
+    let result = try await PTY.run(
+      ["--help"], state: state, columns: 50, steps: [.expect("Show help information"), .exit(20)])
+
+    #expect(result.ok, "\(result)")
+    let shown = result.transcript.replacingOccurrences(of: "\r\n", with: "\n")
+    #expect(shown == eighty.stdout, "\(result)")
+    for example in try await Self.examples(of: "") {
+      #expect(shown.contains("\n" + example + "\n"), "a 50-column terminal breaks '\(example)'\n\(shown)")
+    }
+  }
+
   @Test func versionPrintsTheReleaseAndTheLuaAPI() async throws {
     let output = try await Lunar.run(["--version"])
 

@@ -20,13 +20,14 @@ import Testing
     #expect(recap + 2 == lines.count - 1, "\(output)")
   }
 
-  @Test func junitAndTapReportsHoldATestcaseAndALinePerTest() async throws {
+  @Test func reportsInJUnitAndTapHoldATestcaseAndALinePerTest() async throws {
     let folder = try makeTemporaryFolder()
     defer { removeTemporaryFolder(folder) }
     let junit = folder.appendingPathComponent("report.xml").path
     let tap = folder.appendingPathComponent("report.tap").path
 
-    let output = try await Lunar.run(["test", "--time-limit", "60", "--junit", junit, "--tap", tap, Lunar.fixture("mixed")])
+    let output = try await Lunar.run(
+      ["test", "--time-limit", "60", "--report", "junit", junit, "--report", "tap", tap, "--", Lunar.fixture("mixed")])
     #expect(output.status == 1, "\(output)")
 
     let check = try Lunar.runBlocking(URL(fileURLWithPath: "/usr/bin/python3"), ["-c", """
@@ -51,6 +52,45 @@ import Testing
     #expect(report[2].hasPrefix("ok 1 - ") && report[2].hasSuffix("mixed_test.lua: increment adds one"), "\(report)")
     #expect(report[3].hasPrefix("not ok 2 - ") && report[3].hasSuffix("mixed_test.lua: decrement expects the wrong count"), "\(report)")
     #expect(report.last == "  ...", "\(report)")
+  }
+
+  @Test func aReportMayComeBeforeOrAfterTheOtherOptions() async throws {
+    let folder = try makeTemporaryFolder()
+    defer { removeTemporaryFolder(folder) }
+    let before = folder.appendingPathComponent("before.tap").path
+    let after = folder.appendingPathComponent("after.tap").path
+
+    let first = try await Lunar.run(["test", Lunar.fixture("mixed"), "--filter", "increment", "--report", "tap", before])
+    let second = try await Lunar.run(["test", "--report", "tap", after, "--filter", "increment", Lunar.fixture("mixed")])
+
+    #expect(first.status == 0, "\(first)")
+    #expect(second.status == 0, "\(second)")
+    let report = try String(contentsOfFile: before, encoding: .utf8)
+    #expect(report.hasPrefix("TAP version 13\n1..1\nok 1 - "), "\(report)")
+    #expect(try String(contentsOfFile: after, encoding: .utf8) == report)
+  }
+
+  @Test func anUnknownReportFormatIsAnErrorNamingTheFormats() async throws {
+    let output = try await Lunar.run(["test", "--report", "xml", "out.xml", Lunar.fixture("mixed")])
+
+    #expect(output.status == 64, "\(output)")
+    #expect(output.stderr.contains(
+      #"unknown report format "xml": --report takes junit or tap and a file, as in --report junit report.xml"#), "\(output)")
+  }
+
+  @Test func aPathAfterAReportIsAnErrorSayingWhereToPutIt() async throws {
+    let output = try await Lunar.run(["test", "--report", "junit", "out.xml", Lunar.fixture("mixed")])
+
+    #expect(output.status == 64, "\(output)")
+    #expect(output.stderr.contains(#"unknown report format "\#(Lunar.fixture("mixed"))" (after --report junit out.xml)"#), "\(output)")
+    #expect(output.stderr.contains("write the test paths before --report"), "\(output)")
+  }
+
+  @Test func aReportWithoutItsFileIsAnError() async throws {
+    let output = try await Lunar.run(["test", Lunar.fixture("mixed"), "--report", "tap"])
+
+    #expect(output.status == 64, "\(output)")
+    #expect(output.stderr.contains("--report tap needs a file to write, as in --report tap report.tap"), "\(output)")
   }
 
   @Test func aFailureShowsItsFileLineAndADiff() async throws {

@@ -46,6 +46,13 @@ public struct LuaTestRunner {
 
   /// Runs the tests of `file` whose name contains `filter` (all when `nil`).
   public func run(file: URL, filter: String? = nil) async -> [LuaTestResult] {
+    await runReadingFiles(file: file, filter: filter).results
+  }
+
+  /// Runs the tests of `file` as ``run(file:filter:)`` does, and also returns the files they read:
+  /// the test file and the features and modules it required (absolute, in load order; empty when
+  /// the file did not load). `lunar test --watch` runs the tests again when one of them changes.
+  public func runReadingFiles(file: URL, filter: String? = nil) async -> (results: [LuaTestResult], files: [URL]) {
     let name = file.lastPathComponent
     let collector = IssueCollector()
     let session: LuaTestSession
@@ -53,14 +60,15 @@ public struct LuaTestRunner {
       session = try LuaTestSession(
         file: file, dependencies: dependencies, limits: limits, collector: collector, output: output)
     } catch {
-      return [
-        LuaTestResult(
-          name: "(loading \(name))", file: file.path, declaredAt: name,
-          failures: [Self.loadFailure(error)], duration: .zero
-        )
-      ]
+      let failure = LuaTestResult(
+        name: "(loading \(name))", file: file.path, declaredAt: name,
+        failures: [Self.loadFailure(error)], duration: .zero
+      )
+      return ([failure], [])
     }
     var results: [LuaTestResult] = []
+    // NB: each test but the first loads the file in a fresh sandbox, and may require more.
+    var files = session.sandbox.loadedFiles
     for test in session.tests where filter.map({ test.name.contains($0) }) ?? true {
       let clock = ContinuousClock()
       let start = clock.now
@@ -73,8 +81,9 @@ public struct LuaTestRunner {
           failures: collector.take(), duration: start.duration(to: clock.now)
         )
       )
+      files += session.sandbox.loadedFiles.filter { !files.contains($0) }
     }
-    return results
+    return (results, files)
   }
 
   /// A file that does not load: the message without its `file:line:` prefix, which becomes the

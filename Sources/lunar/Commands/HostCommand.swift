@@ -26,15 +26,18 @@ struct HostCommand: AsyncParsableCommand {
 
       With --json, or when standard input is not a terminal, each input line is a JSON object:
         {"plugin": "counter", "action": {"type": "increment"}}
-        {"plugin": "counter", "action": "add title=milk"}        (an action typed as at the shell)
-        {"command": "list"}   {"command": "wait"}   {"command": "reload", "plugin": "counter"}
-        {"command": "unload", "plugin": "counter"}   {"command": "load", "path": "plugins/dogs"}
+        {"plugin": "counter", "action": "add title=milk"}    (typed as at the shell)
+        {"command": "list"}   {"command": "wait"}
+        {"command": "reload", "plugin": "counter"}
+        {"command": "unload", "plugin": "counter"}
+        {"command": "load", "path": "plugins/dogs"}
       and every event is one JSON object per line, naming its plugin:
-        {"event":"loaded","plugin":"dogs","version":"1.2.0","requested":…,"granted":…,"state":…}
+        {"event":"loaded","plugin":"dogs","version":"1.2.0","granted":…,"state":…}
         {"event":"action","plugin":"dogs",…} {"event":"state","plugin":"dogs",…}
         {"event":"effect",…} {"event":"error",…}
-        {"event":"failed","plugin":"x","kind":"api","message":…,"file":"plugin.lua","line":4}
-        {"event":"reloaded",…} {"event":"unloaded",…} {"event":"plugins","plugins":[…]}
+        {"event":"failed","plugin":"x","kind":"api","file":"plugin.lua","line":4,…}
+        {"event":"reloaded",…} {"event":"unloaded",…}
+        {"event":"plugins","plugins":[…]}
       The host keeps serving after any error; at the end of input it waits for running effects \
       (at most --timeout seconds) and exits 0, or 1 if an error occurred.
 

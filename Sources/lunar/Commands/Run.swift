@@ -50,8 +50,9 @@ struct Run: AsyncParsableCommand {
       With --json, or when standard input is not a terminal, each input line is an action in any \
       of these forms, and every event is one JSON object per line on standard output:
         {"event":"ready","state":…} {"event":"action",…} {"event":"effect",…}
-        {"event":"state","changed":true,"patch":[{"op":"set","path":["count"],"value":1}]}
-        {"event":"error","message":…,"file":…,"line":…} {"event":"warning","message":…}
+        {"event":"state","patch":[{"op":"set","path":["count"],"value":1}],…}
+        {"event":"error","message":…,"file":…,"line":…}
+        {"event":"warning","message":…}
       The ready event carries the whole state, and each state event what changed, in order: \
       "set" puts value at path (keys from the root; array positions count from 1, and count + 1 \
       appends), "remove" removes the key at path. --full-state puts the whole state in each state \
@@ -69,7 +70,7 @@ struct Run: AsyncParsableCommand {
       new reducer, and effects already running finish with the old code. A version that does not \
       load is reported with file:line and the running one keeps serving:
         {"event":"reload","ok":true,"ms":4.2,"files":["feature.lua"]}
-        {"event":"reload","ok":false,"kind":"load","message":…,"file":"feature.lua","line":12}
+        {"event":"reload","ok":false,"kind":"load","file":"feature.lua","line":12,…}
       A feature that does not load when --watch starts is reported, and waited for: saving a Lua \
       file of its folder tries again, and the run starts once it loads.
 

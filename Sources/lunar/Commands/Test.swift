@@ -14,7 +14,12 @@ struct Test: AsyncParsableCommand {
       runs the tests they declare with lunar.test. Prints a line per test with its time, failures \
       with their file:line and state diffs (− expected, + actual), then the failed tests again \
       and "N passed, N failed". Exits 1 when a test fails. --filter runs the tests whose name \
-      contains a text; --junit FILE and --tap FILE also write a report for CI.
+      contains a text; --report junit FILE or --report tap FILE also writes a report for CI.
+
+      With --watch, the tests run again whenever a Lua file they read changes (a test file, a \
+      feature, a module it requires), under a line with the time and the changed files; Enter \
+      runs them again at once, ctrl-C or ctrl-D quits. For example:
+        lunar test examples/counter --watch --filter timer
 
       A test file sits next to its feature, which it requires by file name (feature.lua is \
       "feature"), and looks like:
@@ -35,13 +40,17 @@ struct Test: AsyncParsableCommand {
   @Option(help: ArgumentHelp("Run only the tests whose name contains this text.", valueName: "text"))
   var filter: String?
 
+  @Flag(help: "Keep running, and run the tests again whenever a Lua file they read changes.")
+  var watch = false
+
   @OptionGroup var format: JSONOption
 
-  @Option(help: ArgumentHelp("Also write a JUnit XML report (a testcase per test) to this file.", valueName: "file"))
-  var junit: String?
-
-  @Option(help: ArgumentHelp("Also write a TAP (version 13) report to this file.", valueName: "file"))
-  var tap: String?
+  @Option(
+    parsing: .upToNextOption,
+    help: ArgumentHelp(
+      "Also write a report for CI: junit FILE (JUnit XML, a testcase per test) or tap FILE (TAP version 13). Repeat it to write both.",
+      valueName: "format> <file"))
+  var report: [String] = []
 
   @OptionGroup var dependencies: DependencyOption
 
@@ -51,60 +60,19 @@ struct Test: AsyncParsableCommand {
   @OptionGroup(title: "Output")
   var colors: ColorOptions
 
+  func validate() throws {
+    _ = try TestReportFile.requests(report)
+  }
+
   @MainActor
   func run() async throws {
-    let files = try TestFiles.find(in: paths.isEmpty ? TestFiles.defaultRoots() : paths)
-    guard !files.isEmpty else {
-      printError("no *_test.lua files under \((paths.isEmpty ? TestFiles.defaultRoots() : paths).joined(separator: ", "))")
-      throw ExitCode(1)
+    let reports = try TestReportFile.requests(report)
+    if watch {
+      try await watchTests(reports: reports)
+      return
     }
-    let terminal = Terminal.standardOutput
-    var passed = 0
-    var failed = 0
-    var entries: [TestReportFile.Entry] = []
-    for file in files {
-      let runner = LuaTestRunner(
-        dependencies: HostDependencies.dependencies(mode: dependencies.deps, root: file.deletingLastPathComponent()),
-        limits: limits.limits
-      )
-      let results = await runner.run(file: file, filter: filter)
-      if !format.json, !results.isEmpty { print(terminal.bold(TestFiles.display(file))) }
-      for result in results {
-        entries.append((TestFiles.display(file), result))
-        if result.passed { passed += 1 } else { failed += 1 }
-        if format.json {
-          print(TestReport.json(result))
-        } else {
-          print(TestReport.line(result, terminal: terminal))
-        }
-      }
-    }
-    if let filter, passed + failed == 0 {
-      printError("no test matches --filter \"\(filter)\" in \(files.count) file(s)")
-      throw ExitCode(1)
-    }
-    do {
-      if let junit { try TestReportFile.junit(entries).write(toFile: junit, atomically: true, encoding: .utf8) }
-      if let tap { try TestReportFile.tap(entries).write(toFile: tap, atomically: true, encoding: .utf8) }
-    } catch {
-      printError("cannot write the report: \(error.localizedDescription)")
-      throw ExitCode(1)
-    }
-    let summary = "\(passed) passed, \(failed) failed"
-    // NB: in a long run the failures scrolled away: their names again, with where they failed.
-    if !format.json, failed > 0 {
-      print(terminal.red("Failed:"))
-      for (file, result) in entries where !result.passed {
-        let place = result.failures.first?.location ?? result.declaredAt
-        print("  \(terminal.red("✘")) \(file): \(result.name)  " + terminal.dim(place))
-      }
-    }
-    if format.json {
-      print(HostEvent.summary(passed: passed, failed: failed).encoded().line)
-    } else {
-      print(failed == 0 ? terminal.green(summary) : terminal.red(summary))
-    }
-    if failed > 0 { throw ExitCode(1) }
+    let pass = await runTests(reports: reports)
+    if !pass.succeeded { throw ExitCode(1) }
   }
 }
 

@@ -1,11 +1,55 @@
+import ArgumentParser
 import Foundation
 import LuaFeatures
 
-/// A machine-readable report of a `lunar test` run, for CI: JUnit XML (`--junit FILE`), with a
-/// `testsuite` per test file and a `testcase` per test, or TAP (`--tap FILE`), a line per test.
+/// A machine-readable report of a `lunar test` run, for CI: JUnit XML (`--report junit FILE`),
+/// with a `testsuite` per test file and a `testcase` per test, or TAP (`--report tap FILE`), a
+/// line per test.
 enum TestReportFile {
   /// One test's result, with the file it was declared in (as shown).
   typealias Entry = (file: String, result: LuaTestResult)
+
+  /// A report's format.
+  enum Format: String, CaseIterable {
+    case junit, tap
+
+    /// The report of `entries` in this format.
+    func text(_ entries: [Entry]) -> String {
+      switch self {
+      case .junit: TestReportFile.junit(entries)
+      case .tap: TestReportFile.tap(entries)
+      }
+    }
+  }
+
+  /// One `--report FORMAT FILE`.
+  struct Request: Equatable {
+    var format: Format
+    var file: String
+  }
+
+  /// The requests in the values of `--report`, read as `FORMAT FILE` pairs.
+  ///
+  /// NB: argument-parser hands the values of every `--report` as one list (each takes the values
+  ///     up to the next option), so a path written after `FORMAT FILE` lands here too.
+  static func requests(_ values: [String]) throws -> [Request] {
+    let formats = Format.allCases.map(\.rawValue).joined(separator: " or ")
+    var requests: [Request] = []
+    var rest = values[...]
+    while let name = rest.popFirst() {
+      guard let format = Format(rawValue: name) else {
+        let after = requests.last.map { " (after --report \($0.format.rawValue) \($0.file))" } ?? ""
+        throw ValidationError(
+          "unknown report format \"\(name)\"\(after): --report takes \(formats) and a file, as in --report junit report.xml; " +
+            "write the test paths before --report")
+      }
+      guard let file = rest.popFirst() else {
+        throw ValidationError("--report \(name) needs a file to write, as in --report \(name) report.\(format == .junit ? "xml" : "tap")")
+      }
+      requests.append(Request(format: format, file: file))
+    }
+    return requests
+  }
 
   static func seconds(_ duration: Duration) -> String {
     String(format: "%.4f", Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)

@@ -76,6 +76,50 @@ final class Conversation: @unchecked Sendable {
     }
   }
 
+  /// The next line of output holding `text` (skipping others), or `nil` if none arrives within
+  /// `timeout`: for commands writing text rather than events.
+  func nextLine(containing text: String, timeout: Double = 10) async -> String? {
+    await withCheckedContinuation { continuation in
+      Thread.detachNewThread { [self] in
+        continuation.resume(returning: waitForLine(containing: text, timeout: timeout))
+      }
+    }
+  }
+
+  private func waitForLine(containing text: String, timeout: Double) -> String? {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    condition.lock()
+    defer { condition.unlock() }
+    while true {
+      while read < lines.count {
+        let line = lines[read]
+        read += 1
+        if line.contains(text) { return line }
+      }
+      if ended || !condition.wait(until: deadline) { return nil }
+    }
+  }
+
+  /// Every line of output so far.
+  var transcript: String {
+    condition.lock()
+    defer { condition.unlock() }
+    return lines.joined(separator: "\n")
+  }
+
+  /// Sends SIGINT, as ctrl-C at a terminal does, and waits for the process to end; returns its
+  /// exit status, or `nil` if it still runs after `timeout` (it is then killed).
+  func interrupt(timeout: Double = 20) -> Int32? {
+    process.interrupt()
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+    guard !process.isRunning else {
+      process.terminate()
+      return nil
+    }
+    return process.terminationStatus
+  }
+
   /// Closes standard input and waits for the process to end; returns its exit status.
   func finish() -> Int32 {
     try? input.fileHandleForWriting.close()

@@ -67,7 +67,7 @@ struct DocumentedSession: CustomStringConvertible {
   }
 
   /// What a command may hold that keeps it from running here: a server, the network, a benchmark.
-  static let unattendedExceptions = ["--devtools", "--deps live", "bench", "lunar host"]
+  static let unattendedExceptions = ["--devtools", "--deps live", "--watch", "bench", "lunar host"]
 
   /// Whether `actual` (the output's lines) is what the block shows.
   func matches(_ actual: [String]) -> Bool {

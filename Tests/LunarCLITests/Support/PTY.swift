@@ -57,10 +57,11 @@ enum PTY {
 
   static var available: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") }
 
-  /// Runs `lunar` with `arguments` on an 80×24 terminal (`TERM=xterm`, no colours) and plays `steps`.
+  /// Runs `lunar` with `arguments` on a terminal of `columns`×24 (`TERM=xterm`, no colours) and
+  /// plays `steps`.
   ///
   /// - Parameter state: The folder standing for `$XDG_STATE_HOME`, where the prompt keeps history.
-  static func run(_ arguments: [String], state: URL, steps: [Step]) async throws -> Result {
+  static func run(_ arguments: [String], state: URL, columns: Int = 80, steps: [Step]) async throws -> Result {
     let binary = try await Lunar.binary()
     let driver = Lunar.testsFolder.appendingPathComponent("PTY").appendingPathComponent("drive.py")
     let script = try JSONEncoder().encode(steps)
@@ -69,12 +70,15 @@ enum PTY {
         continuation.resume(with: Swift.Result {
           let process = Process()
           process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-          process.arguments = [driver.path, "--", binary.path] + arguments
+          process.arguments = [driver.path, "--cols", String(columns), "--", binary.path] + arguments
           process.currentDirectoryURL = Lunar.packageRoot
           var environment = ProcessInfo.processInfo.environment
           environment["TERM"] = "xterm"
           environment["NO_COLOR"] = "1"
           environment["XDG_STATE_HOME"] = state.path
+          // NB: the terminal's size is the one set here, not one inherited.
+          environment["COLUMNS"] = nil
+          environment["LINES"] = nil
           process.environment = environment
           let input = Pipe()
           let output = Pipe()

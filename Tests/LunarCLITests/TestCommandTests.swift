@@ -100,7 +100,7 @@ import Testing
     #expect(events[1].string("declaredAt") == "mixed_test.lua:9")
     let failure = try #require((events[1]["failures"] as? [[String: Any]])?.first)
     #expect(failure["location"] as? String == "mixed_test.lua:11")
-    #expect((failure["message"] as? String)?.contains("−   count = 5,\n+   count = -1,") == true)
+    #expect((failure["message"] as? String)?.contains("−   count = 5,\n    +   count = -1,") == true)
     #expect(events[2].int("passed") == 1)
     #expect(events[2].int("failed") == 1)
   }

@@ -83,4 +83,21 @@ struct LuaStateDumpTests {
       """
     ])
   }
+
+  struct Parent: Equatable {
+    var editor: LuaState
+    var saved: Bool
+  }
+
+  @Test func insideASwiftStateTheLuaTableShowsWholeOnEachSide() {
+    let before = Parent(editor: LuaState(["text": "eggs"]), saved: true)
+    let after = Parent(editor: LuaState(["text": "milk"]), saved: true)
+    #expect(diff(before, after) == """
+        LuaStateDumpTests.Parent(
+      -   editor: { text = "eggs" },
+      +   editor: { text = "milk" },
+          saved: true
+        )
+      """)
+  }
 }

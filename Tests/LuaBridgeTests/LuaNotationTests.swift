@@ -124,6 +124,17 @@ import Testing
     #expect(LuaNotation.block.diff([1, 2, 3], [1, 2, 4]) == "  {\n    1,\n    2,\n-   3,\n+   4,\n  }")
   }
 
+  @Test func aDiffFoldsAnUnchangedTableLongerThanALine() {
+    let rows: LuaValue = [["id": 1, "title": "milk"], ["id": 2, "title": "eggs"]]
+    #expect(LuaNotation(width: 20).diff(["busy": false, "rows": rows], ["busy": true, "rows": rows]) == """
+        {
+      -   busy = false,
+      +   busy = true,
+          rows = {…},
+        }
+      """)
+  }
+
   @Test func aDiffFromAnEmptyTableListsWhatWasAdded() {
     #expect(LuaNotation.block.diff(["laps": .table([:])], ["laps": [0.5]]) == "  {\n    laps = {\n+     0.5,\n    },\n  }")
     #expect(LuaNotation.block.diff(["x": 1], .array([])) == "  {\n-   x = 1,\n  }")

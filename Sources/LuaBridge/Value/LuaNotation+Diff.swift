@@ -24,8 +24,9 @@ extension LuaNotation {
   /// What changed from `old` to `new`, in this notation, a line per entry that changed, each line
   /// starting with its marker and a space: the tables
   /// that hold a change are opened (whatever ``depth`` says), every other value is written as
-  /// ``text(_:)`` would; a run of more than two unchanged array elements shows as
-  /// `… (5 unchanged)`. `nil` when the values are equal.
+  /// ``text(_:)`` would, except that an unchanged table longer than a line shows as `{…}` and a
+  /// run of more than two unchanged array elements as `… (5 unchanged)`. `nil` when the values
+  /// are equal.
   ///
   /// ```swift
   /// LuaNotation.block.diff(["count": 0, "loading": false], ["count": 1, "loading": false])
@@ -67,7 +68,7 @@ private struct LineDiff {
   }
 
   mutating func compare(_ old: LuaValue, _ new: LuaValue, at place: Place) {
-    if old == new { return write(new, at: place, marker: markers.unchanged) }
+    if old == new { return writeUnchanged(new, at: place) }
     switch (old, new) {
     case let (.table(a), .table(b)):
       open(place) { $0.compareFields(a, b, at: place) }
@@ -121,7 +122,7 @@ private struct LineDiff {
       if unchanged.count > 2 {
         diff.lines.append(diff.markers.unchanged + " " + entry.indent + "… (\(unchanged.count) unchanged)")
       } else {
-        for value in unchanged { diff.write(value, at: entry, marker: diff.markers.unchanged) }
+        for value in unchanged { diff.writeUnchanged(value, at: entry) }
       }
       unchanged = []
     }
@@ -147,6 +148,15 @@ private struct LineDiff {
       }
     }
     flush(&self)
+  }
+
+  /// Writes `value`, unchanged, at `place`: whole when it takes one line, `{…}` otherwise, so
+  /// that a diff shows what changed rather than what stayed (`:state` shows it all).
+  private mutating func writeUnchanged(_ value: LuaValue, at place: Place) {
+    var text = ""
+    notation.write(value, level: place.level, indent: place.indent, to: &text)
+    if text.contains("\n") { text = "{…}" }
+    lines.append(markers.unchanged + " " + place.indent + place.lead + text + place.trail)
   }
 
   /// Writes `value` whole at `place`, each of its lines starting with `marker`.

@@ -21,12 +21,12 @@ public struct DiffMarkers: Sendable {
 }
 
 extension LuaNotation {
-  /// What changed from `old` to `new`, in this notation, a line per entry that changed, each line
-  /// starting with its marker and a space: the tables
-  /// that hold a change are opened (whatever ``depth`` says), every other value is written as
-  /// ``text(_:)`` would, except that an unchanged table longer than a line shows as `{…}` and a
-  /// run of more than two unchanged array elements as `… (5 unchanged)`. `nil` when the values
-  /// are equal.
+  /// What changed from `old` to `new`, in this notation, a line per changed entry, each line
+  /// starting with its marker and a space. The tables that hold a change are opened (whatever
+  /// ``depth`` says); every other value is written as ``text(_:)`` would, except that an unchanged
+  /// table longer than a line shows as `{…}` and a run of more than two unchanged array elements
+  /// as `… (5 unchanged)`. Array elements are matched in order (an insertion shifts nothing); an
+  /// element replaced by another table is opened. `nil` when the values are equal.
   ///
   /// ```swift
   /// LuaNotation.block.diff(["count": 0, "loading": false], ["count": 1, "loading": false])
@@ -38,7 +38,7 @@ extension LuaNotation {
   /// ```
   public func diff(_ old: LuaValue, _ new: LuaValue, markers: DiffMarkers = .ascii) -> String? {
     guard old != new else { return nil }
-    var diff = LineDiff(notation: self, markers: markers)
+    var diff = EntryDiff(notation: self, markers: markers)
     diff.compare(old, new, at: Place(lead: "", trail: "", level: 0, indent: ""))
     return diff.lines.joined(separator: "\n")
   }
@@ -57,7 +57,8 @@ private struct Place {
   }
 }
 
-private struct LineDiff {
+/// The lines of a diff, written as the two values are walked side by side.
+private struct EntryDiff {
   let notation: LuaNotation
   let markers: DiffMarkers
   var lines: [String] = []
@@ -89,7 +90,7 @@ private struct LineDiff {
     }
   }
 
-  private mutating func open(_ place: Place, _ body: (inout LineDiff) -> Void) {
+  private mutating func open(_ place: Place, _ body: (inout EntryDiff) -> Void) {
     lines.append(markers.unchanged + " " + place.indent + place.lead + "{")
     body(&self)
     lines.append(markers.unchanged + " " + place.indent + "}" + place.trail)
@@ -118,7 +119,7 @@ private struct LineDiff {
     }
     let entry = place.entry("")
     var unchanged: [LuaValue] = []
-    func flush(_ diff: inout LineDiff) {
+    func flush(_ diff: inout EntryDiff) {
       if unchanged.count > 2 {
         diff.lines.append(diff.markers.unchanged + " " + entry.indent + "… (\(unchanged.count) unchanged)")
       } else {

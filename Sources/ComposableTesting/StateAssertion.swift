@@ -117,7 +117,7 @@ extension TestStore {
       return "\(headline)\n\n\(shared)"
     }
     let difference =
-      diff(expected, actual, format: .proportional)
+      testDiff(expected, actual)
       .map { "\($0.indent(by: 4))\n\n(Expected: −, Actual: +)" }
       ?? """
       Expected:

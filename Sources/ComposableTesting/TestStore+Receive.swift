@@ -24,7 +24,7 @@ extension TestStore {
       describing: String(customDumping: expectedAction),
       matching: { $0 == expectedAction },
       mismatch: { received in
-        diff(expectedAction, received, format: .proportional)
+        testDiff(expectedAction, received)
           .map { "\($0.indent(by: 4))\n\n(Expected: −, Received: +)" }
       },
       timeout: timeout,

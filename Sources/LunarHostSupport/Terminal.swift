@@ -35,8 +35,8 @@ public struct Terminal: Sendable {
   public func dim(_ text: String) -> String { paint(text, "2") }
   public func bold(_ text: String) -> String { paint(text, "1") }
 
-  /// Colours a custom-dump diff: removed lines red (`−` in a test failure's diff, `-` at the start
-  /// of a line in a state's), added lines green.
+  /// Colours a diff (``LuaNotation/diff(_:_:markers:)``): removed lines red (`−` in a test
+  /// failure's diff, `-` at the start of a line in a state's), added lines green.
   public func diff(_ text: String) -> String {
     text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
       let trimmed = line.drop { $0 == " " }

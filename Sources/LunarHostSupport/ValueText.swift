@@ -6,14 +6,14 @@ import LuaFeatures
 ///
 /// ```swift
 /// let text = ValueText(depth: 1, length: 40)
-/// text.value(["type": "loaded", "breeds": [["name": "hound"]]])   // {breeds = {…}, type = "loaded"}
+/// text.value(["type": "loaded", "breeds": [["name": "hound"]]])   // { type = "loaded", breeds = {…} }
 /// text.action(["type": "dogs", "action": ["type": "breedTapped", "breed": "hound"]])
 ///                                                                  // dogs.breedTapped breed="hound"
 /// text.change(LuaStateChange(path: ["laps", 3], value: 0.3))     // laps[3] = 0.3
 /// ```
 ///
 /// An action is written as it is typed at `lunar run`'s prompt: its type, then its fields as
-/// `key=value`; an action for a child (`{type = "todos", id = 1, action = {…}}`, as the Lua
+/// `key=value`; an action for a child (`{ type = "todos", id = 1, action = {…} }`, as the Lua
 /// composition wraps it) as a path to the child's action (`todos[1].toggle`).
 public struct ValueText: Sendable {
   /// How deep tables are written; deeper ones show as `{…}`. `nil`: no limit.
@@ -29,11 +29,9 @@ public struct ValueText: Sendable {
     self.length = length
   }
 
-  /// `value` as Lua source, keys sorted: `{count = 3, items = {1, "x"}}`.
+  /// `value` as Lua source on one line (``LuaNotation``): `{ count = 3, items = { 1, "x" } }`.
   public func value(_ value: LuaValue) -> String {
-    var out = ""
-    write(value, level: 0, to: &out)
-    return cut(out)
+    notation.text(value)
   }
 
   /// `action` as typed at the prompt: `increment`, `add title="milk"`, `todos[1].toggle`; one that
@@ -84,37 +82,18 @@ public struct ValueText: Sendable {
     return text.unicodeScalars.allSatisfy { $0 == "_" || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
   }
 
-  private func write(_ value: LuaValue, level: Int, to out: inout String) {
-    // NB: a text already past the limit is cut anyway: writing the rest of a large table costs
-    //     its size for nothing.
-    if let length, out.utf8.count > 4 * length { return }
-    switch value {
-    case .array(let elements):
-      if let depth, level >= depth, !elements.isEmpty { out += "{…}"; return }
-      out += "{"
-      for (i, element) in elements.enumerated() {
-        if i > 0 { out += ", " }
-        write(element, level: level + 1, to: &out)
-      }
-      out += "}"
-    case .table(let entries):
-      if let depth, level >= depth, !entries.isEmpty { out += "{…}"; return }
-      out += "{"
-      for (i, key) in entries.keys.sorted().enumerated() {
-        if i > 0 { out += ", " }
-        if let name = key.string, Self.isName(name) { out += name } else { out += "[\(LuaValue.string(key))]" }
-        out += " = "
-        write(entries[key]!, level: level + 1, to: &out)
-      }
-      out += "}"
-    default:
-      out += value.description
-    }
-  }
-
   /// `text`, cut to ``length`` characters (the last one `…`).
   public func cut(_ text: String) -> String {
-    guard let length, text.count > length else { return text }
-    return String(text.prefix(max(length - 1, 0))) + "…"
+    notation.cut(text)
+  }
+
+  /// The notation within these limits, on one line.
+  private var notation: LuaNotation { LuaNotation(depth: depth, width: nil, length: length) }
+
+  /// Writes `value`, a table at nesting `level`, past the end of `out`.
+  private func write(_ value: LuaValue, level: Int, to out: inout String) {
+    var notation = notation
+    notation.depth = depth.map { $0 - level }
+    out += notation.text(value)
   }
 }

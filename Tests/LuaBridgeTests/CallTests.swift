@@ -41,7 +41,7 @@ import Testing
     let chunk = try vm.load("error({code = 1})", chunkName: "obj.lua")
     let error = try #require(throws: LuaError.self) { try vm.call(chunk) }
     #expect(error.kind == .runtime)
-    #expect(error.message == "error object is a table: {code = 1}")
+    #expect(error.message == "error object is a table: { code = 1 }")
     #expect(error.value == ["code": 1])
     #expect(error.file == "obj.lua")
     #expect(error.line == 1)

@@ -18,7 +18,7 @@ import Testing
     Case(raise: "error(true)", message: "error object is a boolean: true", value: true),
     Case(raise: "error(42)", message: "error object is a number: 42", value: 42),
     Case(raise: "error(4.5)", message: "error object is a number: 4.5", value: 4.5),
-    Case(raise: "error({code = 1})", message: "error object is a table: {code = 1}", value: ["code": 1]),
+    Case(raise: "error({code = 1})", message: "error object is a table: { code = 1 }", value: ["code": 1]),
     Case(raise: "error({})", message: "error object is a table: {}", value: .table([:])),
     Case(raise: "error(print)", message: "error object is a function value", value: nil),
     Case(raise: "error(coroutine.create(print))", message: "error object is a thread value", value: nil),

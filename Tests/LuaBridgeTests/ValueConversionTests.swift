@@ -198,12 +198,12 @@ import Testing
 
   @Test func descriptionIsLuaSource() {
     let value: LuaValue = ["count": 3, "items": [1, 2.5, "three", nil], "odd key": true]
-    #expect(value.description == #"{count = 3, items = {1, 2.5, "three", nil}, ["odd key"] = true}"#)
+    #expect(value.description == #"{ count = 3, items = { 1, 2.5, "three", nil }, ["odd key"] = true }"#)
   }
 
   @Test func descriptionWritesSpecialFloatsAsLuaExpressions() {
     let value: LuaValue = [.number(.nan), .number(.infinity), .number(-.infinity), .number(-0.0), .number(3)]
-    #expect(value.description == "{0/0, 1/0, -1/0, -0.0, 3.0}")
+    #expect(value.description == "{ 0/0, 1/0, -1/0, -0.0, 3.0 }")
   }
 
   @Test func descriptionEscapesInvalidUTF8() {

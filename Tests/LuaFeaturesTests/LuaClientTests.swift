@@ -34,7 +34,7 @@ import Testing
     let result = try #require(await runTests().first { $0.name == "an unmocked client fails the test" })
     #expect(!result.passed)
     #expect(result.failures.contains { $0.message.contains(
-      #"deps.factClient.fetch is not mocked in this test: give test.store { deps = { factClient = { fetch = function(…) … end } } }, or run the real client with { clients = { "factClient" } }"#
+      #"deps.factClient.fetch is not mocked in this test: give test.store { deps = { factClient = { fetch = function(…) … end } } }, or run the real client with { clients = { \"factClient\" } }"#
     ) }, "\(result.failures)")
   }
 

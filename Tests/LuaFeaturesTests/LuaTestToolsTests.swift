@@ -76,8 +76,8 @@ struct LuaTestToolsTests {
     #expect(printed.lines == [
       """
       2 received actions were skipped:
-        {text = "touched", type = "edit"}
-        {type = "mark"}
+        { type = "edit", text = "touched" }
+        { type = "mark" }
       """
     ])
   }

@@ -40,7 +40,7 @@ struct SwiftEntryGateTests {
     #expect(errors.value == [
       """
       error: Notes: unknown action "ad" (did you mean "add"?); Notes declares add, bump
-        while reducing: {title = "milk", type = "ad"}
+        while reducing: { type = "ad", title = "milk" }
         state left unchanged
       """
     ])

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `lunar host` at a terminal: the plugins with their grants and cost, `:use`, actions, views.
+/// `lunar host` at a terminal: the plugins with their grants and cost, `:use`, actions, views, states.
 @Suite(.enabled(if: Lunar.terminalAvailable, "needs util-linux's script to provide a terminal"))
 struct HostShellTests {
   @Test func theShellListsThePluginsSwitchesBetweenThemAndShowsTheirViews() async throws {
@@ -9,7 +9,7 @@ struct HostShellTests {
     defer { try? FileManager.default.removeItem(at: data) }
     let output = try await Lunar.runAtTerminal(
       ["host", HostCommandTests.plugins.path],
-      input: "increment\n:use greeter\ngreet name=Ada\n:view counter\n:plugins\n:quit\n",
+      input: "increment\n:use greeter\ngreet name=Ada\n:view counter\n:state greeter\n:plugins\n:quit\n",
       environment: ["XDG_DATA_HOME": data.path])
     let lines = output.terminalLines
 
@@ -17,6 +17,7 @@ struct HostShellTests {
     #expect(lines.contains { $0.hasSuffix("[counter] → increment") }, "\(output)")
     #expect(lines.contains { $0.hasSuffix("[greeter] → greet name=\"Ada\"") }, "\(output)")
     #expect(lines.contains("count: 1"), ":view counter\n\(output)")
+    #expect(lines.contains(#"{ greeting = "Hello, Ada!" }"#), ":state greeter\n\(output)")
     let header = try #require(lines.last { $0.contains("plugin   status   version  grants") }, "\(output)")
     #expect(header.contains("actions  p50"))
     #expect(lines.contains { $0.hasPrefix("counter  running  0.0.0    nothing") && $0.contains("  1  ") }, "\(output)")

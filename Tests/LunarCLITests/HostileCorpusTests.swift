@@ -154,7 +154,7 @@ import Testing
     RuntimeFailure(script: "os_execute.lua", action: "shell", message: "os_execute.lua:9: attempt to call a nil value (field 'execute')", line: 9),
     RuntimeFailure(script: "io_open.lua", action: "read", message: "io_open.lua:9: attempt to call a nil value (field 'open')", line: 9),
     RuntimeFailure(script: "binary_chunk.lua", action: "load", message: "binary_chunk.lua:10: attempt to call a nil value", line: 10),
-    RuntimeFailure(script: "odd_errors.lua", action: "table", message: "error object is a table: {code = 42}", line: 10),
+    RuntimeFailure(script: "odd_errors.lua", action: "table", message: "error object is a table: { code = 42 }", line: 10),
     RuntimeFailure(script: "odd_errors.lua", action: "nil", message: "error object is nil", line: 12),
     RuntimeFailure(script: "odd_errors.lua", action: "number", message: "error object is a number: 3.5", line: 14),
     RuntimeFailure(script: "odd_errors.lua", action: "boolean", message: "error object is a boolean: false", line: 16),

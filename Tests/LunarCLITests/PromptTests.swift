@@ -11,8 +11,8 @@ struct PromptTests {
     defer { removeTemporaryFolder(state) }
     let result = try await PTY.run(["run", "examples/counter"], state: state, steps: [
       .expect("timer: off"),
-      .send("increment\r"), .expect("+   count: 1"),
-      .send("\u{1B}[A\r"), .expect("+   count: 2"),
+      .send("increment\r"), .expect("+   count = 1,"),
+      .send("\u{1B}[A\r"), .expect("+   count = 2,"),
       .send(":quit\r"), .exit(10),
     ])
 
@@ -27,7 +27,7 @@ struct PromptTests {
       .expect("timer: off"),
       .send("incre"), .expect("incre"),
       .send("\u{0C}"), .expect("\u{1B}[2J"),
-      .send("ment\r"), .expect("→ increment"), .expect("+   count: 1"),
+      .send("ment\r"), .expect("→ increment"), .expect("+   count = 1,"),
       .send(":quit\r"), .exit(10),
     ])
 
@@ -43,7 +43,7 @@ struct PromptTests {
       .expect("timer: off"),
       .send("toggleTimer\r"), .expect("effect of toggleTimer started"),
       .send("factLoaded fact=mi"), .expect("factLoaded fact=mi"),
-      .expect("⇠ tick"), .expect("+   count: 1"),
+      .expect("⇠ tick"), .expect("+   count = 1,"),
       .expect("> factLoaded fact=mi"),
       .send("lk\r"), .expect("→ factLoaded fact=\"milk\""),
       .send(":quit\r"), .exit(10),
@@ -60,12 +60,12 @@ struct PromptTests {
     let state = try makeTemporaryFolder()
     defer { removeTemporaryFolder(state) }
     let first = try await PTY.run(["run", "examples/counter"], state: state, steps: [
-      .expect("timer: off"), .send("increment\r"), .expect("+   count: 1"), .send(":quit\r"), .exit(10),
+      .expect("timer: off"), .send("increment\r"), .expect("+   count = 1,"), .send(":quit\r"), .exit(10),
     ])
     #expect(first.ok, "\(first)")
 
     let second = try await PTY.run(["run", "examples/counter"], state: state, steps: [
-      .expect("timer: off"), .send("\u{1B}[A\u{1B}[A\r"), .expect("+   count: 1"), .send(":quit\r"), .exit(10),
+      .expect("timer: off"), .send("\u{1B}[A\u{1B}[A\r"), .expect("+   count = 1,"), .send(":quit\r"), .exit(10),
     ])
 
     #expect(second.ok, "\(second)")
@@ -87,7 +87,7 @@ struct PromptTests {
 
     for _ in 1...2 {
       let run = try await PTY.run(["run", deep.path], state: state, steps: [
-        .expect("timer: off"), .send("increment\r"), .expect("+   count: 1"), .send(":quit\r"), .exit(10),
+        .expect("timer: off"), .send("increment\r"), .expect("+   count = 1,"), .send(":quit\r"), .exit(10),
       ])
       #expect(run.ok, "\(run)")
     }
@@ -125,8 +125,8 @@ struct PromptTests {
       .expect(":help for commands"), .expect("counter> "),
       .send(":use dogs\r"), .expect("using dogs"), .expect("dogs> "),
       .send(":use counter\r"), .expect("counter> "),
-      .send("increment\r"), .expect("+   count: 1"),
-      .send("\u{1B}[A\r"), .expect("+   count: 2"),
+      .send("increment\r"), .expect("+   count = 1,"),
+      .send("\u{1B}[A\r"), .expect("+   count = 2,"),
       .mark("leave"), .send(":quit\r"), .exit(10),
     ])
 

@@ -22,17 +22,17 @@ struct ScalingOutputTests {
     ])
 
     #expect(result.ok, "\(result)")
-    #expect(!result.transcript.contains("Table(\r\n-"), "no diff in compact mode\n\(result)")
+    #expect(!result.transcript.contains("  {\r\n-"), "no diff in compact mode\n\(result)")
   }
 
   @Test func aMutedTypeShowsNothingUntilUnmuted() async throws {
     let result = try await run(["run", "examples/counter"], [
       .expect("timer: off"),
       .send(":mute increment\r"), .expect("increment muted"),
-      .send("increment\r"), .send(":state\r"), .expect("count: 1"),
+      .send("increment\r"), .send(":state\r"), .expect("{ count = 1, loading = false, timerRunning = false }"),
       .send(":mute\r"), .expect("muted: increment"),
       .send(":unmute increment\r"), .expect("increment shown again"),
-      .send("increment\r"), .expect("→ increment"), .expect("+   count: 2"),
+      .send("increment\r"), .expect("→ increment"), .expect("+   count = 2,"),
       .send(":quit\r"), .exit(10),
     ])
 
@@ -43,8 +43,8 @@ struct ScalingOutputTests {
   @Test func theLineLimitCutsADiffAndExpandShowsItWhole() async throws {
     let result = try await run(["run", "examples/counter", "--lines", "2"], [
       .expect("timer: off"),
-      .send("increment\r"), .expect("→ increment"), .expect("  Table(\r\n-   count: 0,\r\n… 4 more line(s) (:expand shows them)"),
-      .send(":expand\r"), .expect("→ increment\r\n  Table(\r\n-   count: 0,\r\n+   count: 1,"), .expect("  timer: off"),
+      .send("increment\r"), .expect("→ increment"), .expect("  {\r\n-   count = 0,\r\n… 4 more line(s) (:expand shows them)"),
+      .send(":expand\r"), .expect("→ increment\r\n  {\r\n-   count = 0,\r\n+   count = 1,"), .expect("  timer: off"),
       .send(":quit\r"), .exit(10),
     ])
 
@@ -65,8 +65,8 @@ struct ScalingOutputTests {
   @Test func resetGoesBackToTheInitialState() async throws {
     let result = try await run(["run", "examples/counter"], [
       .expect("timer: off"),
-      .send("increment\r"), .expect("+   count: 1"),
-      .send(":reset\r"), .expect("reset to the initial state"), .expect("-   count: 1,\r\n+   count: 0,"),
+      .send("increment\r"), .expect("+   count = 1,"),
+      .send(":reset\r"), .expect("reset to the initial state"), .expect("-   count = 1,\r\n+   count = 0,"),
       .send(":quit\r"), .exit(10),
     ])
 

@@ -14,12 +14,12 @@ struct TerminalTests {
     #expect(lines.contains("Faulty  — type an action (increment, add title=milk, { type = \"x\" }), :help for commands"), "\(output)")
     #expect(lines.contains("> increment"), "\(output)")
     #expect(lines.contains("→ increment"), "output never shares a line with the prompt\n\(output)")
-    #expect(lines.contains("- Table(count: 0)"), "\(output)")
-    #expect(lines.contains("+ Table(count: 1)"), "\(output)")
+    #expect(lines.contains("-   count = 0,"), "\(output)")
+    #expect(lines.contains("+   count = 1,"), "\(output)")
     #expect(lines.contains("error: Faulty: feature.lua:13: attempt to index a nil value (local 'missing')"), "\(output)")
     #expect(lines.contains("  state left unchanged"), "\(output)")
     #expect(lines.contains("  (no state change)"), "\(output)")
-    #expect(lines.contains("Table(count: 1)"), ":state shows the state\n\(output)")
+    #expect(lines.contains("{ count = 1 }"), ":state shows the state\n\(output)")
   }
 
   @Test func atATerminalAnErrorDoesNotEndTheSession() async throws {

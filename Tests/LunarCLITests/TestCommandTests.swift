@@ -99,8 +99,7 @@ import Testing
     #expect(output.stdout.contains("✔ increment adds one"), "\(output)")
     #expect(output.stdout.contains("✘ decrement expects the wrong count"), "\(output)")
     #expect(output.stdout.contains("mixed_test.lua:11: A state change does not match expectation"), "\(output)")
-    #expect(output.stdout.contains("− Table(count: 5)"), "\(output)")
-    #expect(output.stdout.contains("+ Table(count: -1)"), "\(output)")
+    #expect(output.stdout.contains("          \u{2007} {\n          −   count = 5,\n          +   count = -1,\n          \u{2007} }\n"), "\(output)")
     #expect(output.stdout.contains("(Expected: −, Actual: +)"), "\(output)")
   }
 
@@ -141,7 +140,7 @@ import Testing
     #expect(events[1].string("declaredAt") == "mixed_test.lua:9")
     let failure = try #require((events[1]["failures"] as? [[String: Any]])?.first)
     #expect(failure["location"] as? String == "mixed_test.lua:11")
-    #expect((failure["message"] as? String)?.contains("+ Table(count: -1)") == true)
+    #expect((failure["message"] as? String)?.contains("−   count = 5,\n    +   count = -1,") == true)
     #expect(events[2].int("passed") == 1)
     #expect(events[2].int("failed") == 1)
   }

@@ -11,8 +11,8 @@ import Testing
   @Test func anActionIsWrittenAsItIsTyped() {
     #expect(ValueText.full.action(["type": "increment"]) == "increment")
     #expect(ValueText.full.action(["type": "add", "title": "milk", "count": 2]) == #"add count=2 title="milk""#)
-    #expect(ValueText.full.action(["type": "add", "odd key": 1]) == #"{["odd key"] = 1, type = "add"}"#)
-    #expect(ValueText.full.action(["title": "no type"]) == #"{title = "no type"}"#)
+    #expect(ValueText.full.action(["type": "add", "odd key": 1]) == #"{ type = "add", ["odd key"] = 1 }"#)
+    #expect(ValueText.full.action(["title": "no type"]) == #"{ title = "no type" }"#)
   }
 
   @Test func aChildsActionIsWrittenAsAPath() {
@@ -26,10 +26,10 @@ import Testing
   }
 
   @Test func depthAndLengthLimitsCutWithAnEllipsis() {
-    #expect(ValueText(depth: 1, length: nil).value(breeds) == #"{breeds = {…}, type = "breedsLoaded"}"#)
-    #expect(ValueText(depth: 2, length: nil).action(breeds) == "breedsLoaded breeds={{…}}")
-    #expect(ValueText(depth: nil, length: 20).value(breeds) == "{breeds = {{name = …")
-    #expect(ValueText(depth: 1, length: nil).value(["empty": [:], "list": []]) == "{empty = {}, list = {}}")
+    #expect(ValueText(depth: 1, length: nil).value(breeds) == #"{ type = "breedsLoaded", breeds = {…} }"#)
+    #expect(ValueText(depth: 2, length: nil).action(breeds) == "breedsLoaded breeds={ {…} }")
+    #expect(ValueText(depth: nil, length: 20).value(breeds) == #"{ type = "breedsLoa…"#)
+    #expect(ValueText(depth: 1, length: nil).value(["empty": [:], "list": []]) == "{ empty = {}, list = {} }")
   }
 
   @Test func aChangeIsWrittenAsAnAssignment() {

@@ -127,7 +127,7 @@ extension LuaValue {
     case .nil: "nil"
     case .boolean(let b): "a boolean (\(b))"
     case .integer(let i): "an integer (\(i))"
-    case .number(let d): "a float (\(LuaValue.format(d)))"
+    case .number(let d): "a float (\(LuaNotation.format(d)))"
     case .string(let s): "a string (\(LuaLiteral.quote(LuaString(bytes: s.bytes.prefix(40)))))"
     case .array: "an array"
     case .table: "a table"

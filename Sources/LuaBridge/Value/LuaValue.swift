@@ -3,7 +3,7 @@
 /// ```swift
 /// let state: LuaValue = ["count": 3, "items": [1, 2.5, "three"], "done": false]
 /// state["count"]           // .integer(3)
-/// state.description        // {count = 3, done = false, items = {1, 2.5, "three"}}
+/// state.description        // { count = 3, done = false, items = { 1, 2.5, "three" } }
 /// ```
 ///
 /// How each awkward case converts (Swift → Lua → Swift; ``normalized`` computes the result):

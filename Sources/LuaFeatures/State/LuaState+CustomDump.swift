@@ -1,62 +1,26 @@
+import ComposableTesting
 import CustomDump
 import LuaBridge
 
-extension LuaState: CustomDumpReflectable {
-  /// Dumps and diffs read like Lua data: tables by key (sorted), arrays by 1-based index.
-  public var customDumpMirror: Mirror { DumpNode.mirror(of: storage) }
-}
+// NB: Lua state and actions are dumped in the notation a Lua author writes them in (LuaNotation),
+//     in a Swift `TestStore`'s failures as in a Lua test's. Inside a Swift value, custom-dump shows
+//     the Lua text whole on each side of a difference; at the top of a failure (the state of a Lua
+//     feature, its actions) the difference is LuaNotation's, a line per changed entry.
 
-/// A keyed table in a dump: `Table(count: 1, title: "milk")`.
-struct Table: CustomDumpReflectable {
-  let fields: [(String, LuaValue)]
-  var customDumpMirror: Mirror {
-    Mirror(self, children: fields.map { (label: $0.0, value: DumpNode.node(for: $0.1)) }, displayStyle: .struct)
+extension LuaState: CustomDumpStringConvertible, CustomTestDiff {
+  /// The state as a Lua table, over several lines when long: `{ count = 1, title = "milk" }`.
+  public var customDumpDescription: String { LuaNotation.block.text(storage) }
+
+  package func testDiff(from expected: LuaState) -> String? {
+    LuaNotation.block.diff(expected.storage, storage, markers: .proportional)
   }
 }
 
-/// An array in a dump: `[1: "a", 2: "b"]`.
-struct List: CustomDumpReflectable {
-  let elements: [LuaValue]
-  var customDumpMirror: Mirror {
-    Mirror(
-      self,
-      children: elements.enumerated().map { (label: String?.none, value: (key: $0.offset + 1, value: DumpNode.node(for: $0.element)) as Any) },
-      displayStyle: .dictionary
-    )
+extension LuaValue: CustomDumpStringConvertible, CustomTestDiff {
+  /// The value as Lua source, over several lines when long: `{ type = "add", title = "milk" }`.
+  public var customDumpDescription: String { LuaNotation.block.text(self) }
+
+  package func testDiff(from expected: LuaValue) -> String? {
+    LuaNotation.block.diff(expected, self, markers: .proportional)
   }
-}
-
-/// Lua's `nil` in a dump.
-struct LuaNil: CustomDumpStringConvertible {
-  var customDumpDescription: String { "nil" }
-}
-
-enum DumpNode {
-  static func node(for value: LuaValue) -> Any {
-    switch value {
-    case .nil: return LuaNil()
-    case let .boolean(bool): return bool
-    case let .integer(integer): return integer
-    case let .number(number): return number
-    case let .string(string): return string.string ?? string.lossyString
-    case let .array(elements): return List(elements: elements)
-    case let .table(fields):
-      return Table(fields: fields.map { ($0.key.lossyString, $0.value) }.sorted { $0.0 < $1.0 })
-    }
-  }
-
-  static func mirror(of value: LuaValue) -> Mirror {
-    switch node(for: value) {
-    case let table as Table: return table.customDumpMirror
-    case let list as List: return list.customDumpMirror
-    case let other: return Mirror(reflecting: other)
-    }
-  }
-}
-
-// NB: actions are bare `LuaValue`s: without this, a test failure listing unhandled actions dumps
-//     their `LuaString` bytes one by one.
-extension LuaValue: CustomDumpRepresentable {
-  /// Dumps read like Lua data, as for ``LuaState``: `Table(type: "increment")`.
-  public var customDumpValue: Any { DumpNode.node(for: self) }
 }

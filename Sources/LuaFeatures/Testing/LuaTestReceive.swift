@@ -1,5 +1,4 @@
 import ComposableTesting
-import CustomDump
 import Foundation
 import LuaBridge
 
@@ -41,7 +40,7 @@ struct LuaReceiveExpectation {
         lines += ["", "  Closest (Expected: −, Arrived: +):", "    − type = \(LuaValue.string(LuaString(type)))",
                   "    + type = \(closest[LuaString("type")])"]
       case let .action(expected):
-        if let difference = diff(expected, closest, format: .proportional) {
+        if let difference = LuaNotation.block.diff(expected, closest, markers: .proportional) {
           lines += ["", "  Closest (Expected: −, Arrived: +):", difference.indent(by: 4)]
         }
       case .predicate:

@@ -1,4 +1,3 @@
-import CustomDump
 import Foundation
 import LuaBridge
 
@@ -337,7 +336,7 @@ public final class DevtoolsHub {
     var view = entry.view
     if view == nil, entry.source == .imported || entry.recomputed { view = host?.render(entry.state) }
     let previous = history.previous(of: id)
-    let difference = previous.flatMap { diff($0.state, entry.state) }
+    let difference = previous.flatMap { LuaNotation.block.diff($0.state, entry.state) }
     return DevtoolsMessage.detail(entry, view: view, diff: difference, before: previous?.state)
   }
 }

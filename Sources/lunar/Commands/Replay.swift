@@ -1,5 +1,4 @@
 import ArgumentParser
-import CustomDump
 import Foundation
 import IssueReporting
 import LuaBridge

@@ -90,7 +90,7 @@ extension HostSession {
       if !scripted { output.note("using \(name)") }
     case let .state(plugin):
       guard let name = plugin ?? current, let loaded = host[name] else { return missing(plugin, line: line) }
-      output.note("\(loaded.state)")
+      output.note(LuaNotation.block.text(loaded.state.value))
     case let .view(plugin):
       guard let name = plugin ?? current, let loaded = host[name] else { return missing(plugin, line: line) }
       output.note(loaded.render() ?? "(\(name) has no view)")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import LuaBridge
 import LunarHostSupport
 
 /// How much of each action text output shows (`lunar run` at a terminal).
@@ -49,8 +50,10 @@ struct TextDisplay: Sendable {
   /// What `lunar host` shows of its plugins, and `lunar run` without options.
   static let standard = TextDisplay(mode: .auto, depth: 4, lines: 40)
 
-  /// How values are written within these limits.
+  /// How values are written on one line within these limits (actions, compact changes).
   var values: ValueText { ValueText(depth: depth, length: width) }
+  /// How states and diffs are written within these limits.
+  var notation: LuaNotation { LuaNotation(depth: depth, width: LuaNotation.block.width) }
 
   /// `text` cut to ``lines`` lines of at most ``width`` characters; the second value says whether
   /// something was cut.

@@ -1,4 +1,3 @@
-import CustomDump
 import Foundation
 import LuaBridge
 import LuaFeatures
@@ -39,13 +38,11 @@ final class TextSessionOutput: SessionOutput {
     if let view { print(terminal.blue(clip(view))) }
   }
 
-  /// `state` as a dump within the depth and line limits (`:state`).
+  /// `state` as Lua within the depth and line limits (`:state`).
   func dump(_ state: LuaState) -> String {
-    var limited = ""
-    customDump(state, to: &limited, maxDepth: display.depth ?? .max)
-    let (text, cut) = display.clipped(limited)
+    let (text, cut) = display.clipped(display.notation.text(state.value))
     if cut || display.depth != nil {
-      lastWhole = { String(customDumping: state) }
+      lastWhole = { LuaNotation.block.text(state.value) }
     }
     return text
   }
@@ -84,7 +81,7 @@ final class TextSessionOutput: SessionOutput {
     let action = current.action
     lastWhole = {
       var parts = ["\(self.arrow(current.source)) \(ValueText.full.action(action))"]
-      parts.append(before.flatMap { diff($0, after) } ?? "  (no state change)")
+      parts.append(before.flatMap { LuaNotation.block.diff($0.value, after.value) } ?? "  (no state change)")
       if let view { parts.append(view) }
       return parts.joined(separator: "\n")
     }
@@ -99,7 +96,7 @@ final class TextSessionOutput: SessionOutput {
   }
 
   private func showState(before: LuaState?, after: LuaState, view: String?) {
-    if let difference = before.flatMap({ diff($0, after) }) {
+    if let difference = before.flatMap({ display.notation.diff($0.value, after.value) }) {
       print(terminal.diff(clip(difference)))
     } else {
       print(terminal.dim("  (no state change)"))

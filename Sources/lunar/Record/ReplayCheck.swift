@@ -1,4 +1,3 @@
-import CustomDump
 import Foundation
 import LuaBridge
 import LuaFeatures
@@ -36,14 +35,14 @@ final class ReplayCheck {
         step: number,
         message: """
           at action \(number): the recording has \(step.action) (\(expected)), the replay \(action) (\(source))
-          \(diff(LuaState(step.action), LuaState(action)) ?? "")
+          \(LuaNotation.block.diff(step.action, action) ?? "")
           """)
       return
     }
     if let expected = step.state, !Recording.sameThroughJSON(expected, state.value) {
       divergence = ReplayDivergence(
         step: number,
-        message: "at action \(number) (\(action), \(source)):\n\(diff(LuaState(expected), state) ?? "")")
+        message: "at action \(number) (\(action), \(source)):\n\(LuaNotation.block.diff(expected, state.value) ?? "")")
     }
   }
 

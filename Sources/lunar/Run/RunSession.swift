@@ -1,5 +1,4 @@
 import Composable
-import CustomDump
 import DequeModule
 import Foundation
 import LuaBridge
@@ -286,7 +285,7 @@ final class RunSession {
       quitRequested = true
       return false
     case .state:
-      output.note((output as? TextSessionOutput)?.dump(store.state) ?? String(customDumping: store.state))
+      output.note((output as? TextSessionOutput)?.dump(store.state) ?? LuaNotation.block.text(store.state.value))
     case .view:
       do {
         output.note(try session.render(store.state) ?? "(this feature has no view)")

@@ -75,7 +75,7 @@ struct RecordingTestWriter {
       let after = step.state ?? state
       let call = step.fromInput ? "send" : "receive"
       let changes = StateAssignments.lines(from: state, to: after)
-      let action = LuaSource.literal(step.action, indent: "  ")
+      let action = LuaNotation.block.text(step.action, indent: "  ")
       if changes.isEmpty {
         out += "  store:\(call)(\(action))\n"
       } else {
@@ -110,7 +110,7 @@ struct RecordingTestWriter {
       out += "  [\(LuaSource.string(name))] = {\n"
       for result in answers[name]! {
         switch result {
-        case let .value(value): out += "    { value = \(LuaSource.literal(value, indent: "    ")) },\n"
+        case let .value(value): out += "    { value = \(LuaNotation.block.text(value, indent: "    ")) },\n"
         case let .error(message): out += "    { error = \(LuaSource.string(message)) },\n"
         case .cancelled: out += "    { cancelled = true },\n"
         }
@@ -153,7 +153,7 @@ struct RecordingTestWriter {
   }
 
   private func storeLine(initial: LuaValue, mocked: Bool) -> String {
-    var options: [String] = ["initial = \(LuaSource.literal(initial, indent: "    "))"]
+    var options: [String] = ["initial = \(LuaNotation.block.text(initial, indent: "    "))"]
     if mocked { options.append("deps = mocks()") }
     if !recording.clients.isEmpty {
       options.append("clients = { " + recording.clients.map(LuaSource.string).joined(separator: ", ") + " }")

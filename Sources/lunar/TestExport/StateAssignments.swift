@@ -24,7 +24,7 @@ enum StateAssignments {
     if LuaState(before) == LuaState(after) { return }
     let target = LuaSource.path(path, root: root)
     func set(_ value: LuaValue) {
-      lines.append(target + " = " + LuaSource.literal(value, indent: ""))
+      lines.append(target + " = " + LuaNotation.block.text(value))
     }
     switch (before, after) {
     case let (.table(old), .table(new)):
@@ -33,7 +33,7 @@ enum StateAssignments {
         switch (old[key], new[key]) {
         case let (was?, now?): assign(was, now, path: keyPath, root: root, into: &lines)
         case (_?, nil): lines.append(LuaSource.path(keyPath, root: root) + " = nil")
-        case let (nil, now?): lines.append(LuaSource.path(keyPath, root: root) + " = " + LuaSource.literal(now))
+        case let (nil, now?): lines.append(LuaSource.path(keyPath, root: root) + " = " + LuaNotation.block.text(now))
         case (nil, nil): break
         }
       }
@@ -47,7 +47,7 @@ enum StateAssignments {
         assign(old[index], new[index], path: path + [.integer(Int64(index + 1))], root: root, into: &lines)
       }
       for index in common..<max(common, new.count) {
-        lines.append(LuaSource.path(path + [.integer(Int64(index + 1))], root: root) + " = " + LuaSource.literal(new[index]))
+        lines.append(LuaSource.path(path + [.integer(Int64(index + 1))], root: root) + " = " + LuaNotation.block.text(new[index]))
       }
       for index in (common..<max(common, old.count)).reversed() {
         lines.append(LuaSource.path(path + [.integer(Int64(index + 1))], root: root) + " = nil")
@@ -55,15 +55,15 @@ enum StateAssignments {
     case (.array(let old), .table(let new)) where old.isEmpty && !path.isEmpty:
       // NB: `{}` reads as an empty array; fields added to it are fields like any.
       for key in new.keys.sorted() {
-        lines.append(LuaSource.path(path + [.string(key)], root: root) + " = " + LuaSource.literal(new[key]!))
+        lines.append(LuaSource.path(path + [.string(key)], root: root) + " = " + LuaNotation.block.text(new[key]!))
       }
     case (.table(let old), .array(let new)) where old.isEmpty && !path.isEmpty:
       for (index, element) in new.enumerated() {
-        lines.append(LuaSource.path(path + [.integer(Int64(index + 1))], root: root) + " = " + LuaSource.literal(element))
+        lines.append(LuaSource.path(path + [.integer(Int64(index + 1))], root: root) + " = " + LuaNotation.block.text(element))
       }
     default:
       if path.isEmpty {
-        lines.append("return " + LuaSource.literal(after))
+        lines.append("return " + LuaNotation.block.text(after))
       } else {
         set(after)
       }

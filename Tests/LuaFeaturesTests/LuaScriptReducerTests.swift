@@ -130,6 +130,72 @@ struct LuaScriptReducerTests {
     #expect(try LuaScriptReducer(folder.path).feature(in: host) === LuaScriptReducer(folder.path).feature(in: host))
   }
 
+  struct Rows: Reducer {
+    struct Row: Equatable, Identifiable {
+      let id: Int
+      var lua: LuaState
+    }
+
+    enum RowAction: Equatable, Sendable, CasePathable {
+      case lua(LuaValue)
+
+      struct AllCasePaths {
+        var lua: AnyCasePath<RowAction, LuaValue> {
+          AnyCasePath(embed: RowAction.lua) {
+            guard case let .lua(action) = $0 else { return nil }
+            return action
+          }
+        }
+      }
+      static var allCasePaths: AllCasePaths { AllCasePaths() }
+    }
+
+    struct RowReducer: Reducer {
+      let path: String
+      var body: some Reducer<Row, RowAction> {
+        Scope(state: \.lua, action: \.lua) { LuaScriptReducer(path) }
+      }
+    }
+
+    struct State: Equatable { var rows: IdentifiedArrayOf<Row> }
+    enum Action: Equatable, Sendable, CasePathable {
+      case rows(IdentifiedAction<Int, RowAction>)
+
+      struct AllCasePaths {
+        var rows: AnyCasePath<Action, IdentifiedAction<Int, RowAction>> {
+          AnyCasePath(embed: Action.rows) {
+            guard case let .rows(action) = $0 else { return nil }
+            return action
+          }
+        }
+      }
+      static var allCasePaths: AllCasePaths { AllCasePaths() }
+    }
+
+    let path: String
+
+    var body: some ReducerOf<Self> {
+      EmptyReducer().forEach(\.rows, action: \.rows) { RowReducer(path: path) }
+    }
+  }
+
+  @Test func everyRowOfAForEachHasItsOwnInstance() throws {
+    let folder = try ScriptFolder(Self.editor)
+    let host = try LuaFeatureHost()
+    let initial = try LuaScriptReducer(folder.path).initialState(in: host)
+    let store = Store(initialState: Rows.State(rows: [.init(id: 1, lua: initial), .init(id: 2, lua: initial)])) {
+      Rows(path: folder.path)
+    } withDependencies: {
+      $0.luaFeatureHost = host
+    }
+    store.send(.rows(.element(id: 1, action: .lua(["type": "edited", "text": "one"]))))
+    store.send(.rows(.element(id: 2, action: .lua(["type": "edited", "text": "two"]))))
+    store.send(.rows(.element(id: 1, action: .lua(["type": "save"]))))
+    #expect(store.state.rows.map(\.lua.value) == [["text": "one", "saves": 1], ["text": "two", "saves": 0]])
+    #expect(store.state.rows[id: 1]?.lua.owner !== store.state.rows[id: 2]?.lua.owner)
+    #expect(host.scripts.loads == 1)
+  }
+
   @Test func aMissingScriptIsReportedWithTheReducersLineAndNothingIsReduced() throws {
     let host = try LuaFeatureHost()
     let errors = LockIsolated<[LuaFeatureError]>([])

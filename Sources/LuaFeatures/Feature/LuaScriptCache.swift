@@ -7,6 +7,8 @@ import LuaBridge
 /// loaded feature.
 ///
 /// NB: a failed load is not kept: the next action tries again, so fixing the file is enough.
+/// NB: a loaded feature holds its host, so a host that loaded scripts here lives on with them:
+///     hosts are made once per app (or per test), and the process's own is never released anyway.
 @MainActor
 final class LuaScriptCache {
   private final class Entry {
@@ -142,6 +144,9 @@ extension LuaFeatureHost {
 extension DependencyValues {
   /// The host that ``LuaScriptReducer``s load their scripts in and run them, when a state gets its
   /// instance; `nil` (the default) for a host made once for the whole process.
+  ///
+  /// A host keeps the scripts it loaded for these reducers as long as it lives, and they keep it:
+  /// make one per app (or per test), not one per store.
   ///
   /// ```swift
   /// let host = try LuaFeatureHost()

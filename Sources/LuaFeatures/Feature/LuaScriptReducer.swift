@@ -67,6 +67,8 @@ public struct LuaScriptReducer: Reducer, Sendable {
     self.declaredAt = (fileID, line)
   }
 
+  /// Reduces `action` with `state`'s instance, made (and the script loaded, if no state loaded it
+  /// yet) at the state's first action.
   public func reduce(into state: inout LuaState, action: LuaValue) -> Effect<LuaValue> {
     if let owner = state.owner { return owner.reducer.reduce(into: &state, action: action) }
     return MainActor.assumeIsolated { firstAction(&state, action) }
@@ -137,38 +139,5 @@ public struct LuaScriptReducer: Reducer, Sendable {
     @Dependency(\.luaFeatureHost) var chosen
     if let chosen { return chosen }
     return try LuaFeatureHost.processDefault()
-  }
-}
-
-/// Where a ``LuaScriptReducer``'s script is: a path in a bundle's resources, or relative to the
-/// current directory.
-public struct LuaScriptLocation: Hashable, Sendable, CustomStringConvertible {
-  /// The path as written.
-  public let path: String
-  /// The bundle whose resources hold it, if any.
-  public let bundle: Bundle?
-
-  /// The script's place.
-  public init(path: String, bundle: Bundle? = nil) {
-    self.path = path
-    self.bundle = bundle
-  }
-
-  /// The path `path` names: under the bundle's resources, or `path` itself.
-  public var resolvedPath: String {
-    guard let bundle else { return path }
-    let base = bundle.resourceURL ?? bundle.bundleURL
-    return base.appendingPathComponent(path).path
-  }
-
-  public var description: String { resolvedPath }
-
-  public static func == (lhs: LuaScriptLocation, rhs: LuaScriptLocation) -> Bool {
-    lhs.path == rhs.path && lhs.bundle?.bundlePath == rhs.bundle?.bundlePath
-  }
-
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(path)
-    hasher.combine(bundle?.bundlePath)
   }
 }

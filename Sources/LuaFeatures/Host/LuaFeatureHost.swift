@@ -51,6 +51,8 @@ public final class LuaFeatureHost {
   let prelude: Prelude
   /// Wakes effects waiting for a stream a test feeds.
   let streams = LuaStreamSignals()
+  /// The scripts ``LuaScriptReducer``s loaded in this host, each loaded once.
+  lazy var scripts = LuaScriptCache(host: self)
 
   /// Creates a host.
   ///

@@ -38,6 +38,9 @@ public struct LuaState: Equatable, Sendable, Codable, CustomStringConvertible {
   var view: ResidentView?
   /// Which resident table this state mirrors, and at which version; `nil` when it mirrors none.
   var residency: Residency?
+  /// The Lua instance of this state's store, when a ``LuaScriptReducer`` runs it (made at its first
+  /// action); not part of the state's value.
+  var owner: LuaScriptInstance?
 
   struct Residency: Equatable, Sendable {
     let replica: ObjectIdentifier
@@ -49,6 +52,7 @@ public struct LuaState: Equatable, Sendable, Codable, CustomStringConvertible {
     self.box = StateBox(value)
     self.view = nil
     self.residency = nil
+    self.owner = nil
   }
 
   /// The state's value: the data, or the view's read (made once). Changing it makes the state

@@ -393,7 +393,8 @@ NOTATION = [
     ("actionText", {"type": "path", "id": "a", "action": {"type": "detail", "action": {"type": "closeTapped"}}},
      'path["a"].detail.closeTapped'),
     ("actionText", {"x": 1}, "{ x = 1 }"),
-    ("actionText", {"type": "set", "odd key": 1}, '{ ["odd key"] = 1, type = "set" }'),
+    ("actionText", {"type": "set", "odd key": 1}, '{ type = "set", ["odd key"] = 1 }'),
+    ("luaText", {"b": 1, "type": "x", "a": 2}, '{ type = "x", a = 2, b = 1 }'),
 ]
 
 

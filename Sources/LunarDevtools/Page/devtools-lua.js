@@ -51,8 +51,10 @@ function isTable(value) {
   return value !== null && typeof value === "object";
 }
 
-// NB: by code point, as lunar sorts keys (by their UTF-8 bytes), not by UTF-16 unit.
+// NB: `type` first, as the terminal writes an action's name before its fields; the rest by code
+// point, as lunar sorts keys (by their UTF-8 bytes), not by UTF-16 unit.
 function compareKeys(a, b) {
+  if (a === "type" || b === "type") return a === b ? 0 : a === "type" ? -1 : 1;
   const left = [...a], right = [...b];
   for (let index = 0; index < Math.min(left.length, right.length); index += 1) {
     const difference = left[index].codePointAt(0) - right[index].codePointAt(0);
@@ -62,7 +64,7 @@ function compareKeys(a, b) {
 }
 
 // A table's entries in the order Lua source shows them: an array's items in order (no keys), a
-// record's keys sorted. Each entry is [key or null, the key as written, value].
+// record's keys sorted (`type` first). Each entry is [key or null, the key as written, value].
 function luaEntries(value) {
   if (Array.isArray(value)) return value.map((item, index) => [index, null, item]);
   return Object.keys(value).sort(compareKeys).map((key) => [key, luaKey(key), value[key]]);

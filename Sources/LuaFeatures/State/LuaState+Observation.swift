@@ -17,6 +17,9 @@ import LuaBridge
 /// same feature; in any other case (several actions at once, a state set from Swift, a reload) the
 /// store compares the values instead, so the answer is always right.
 extension LuaState: ObservableStateChanges {
+  /// Whether `field` (`\LuaState.count`, `\LuaState.value` or `\LuaState.self`) changed since
+  /// `earlier`, from the change report of the action between them: `nil` when `earlier` is not
+  /// this state one action before (the store then compares values).
   @MainActor
   public func changed(_ field: AnyKeyPath, since earlier: LuaState) -> Bool? {
     guard let now = residency, let before = earlier.residency, now.replica == before.replica else { return nil }

@@ -19,8 +19,7 @@ public protocol ObservableStateChanges {
   /// Whether the value `field` reads may differ between `earlier` and `self`.
   ///
   /// - Parameters:
-  ///   - field: A key path from this type, as a store reads it (`\State.count` for `store.count`,
-  ///     `\State.self` for `store.state`).
+  ///   - field: A key path from this type, as a store reads it (`\State.count` for `store.count`).
   ///   - earlier: A value of the state the same store had before.
   /// - Returns: `true` when it changed (the observers of `field` are told), `false` when it did not,
   ///   `nil` when the state cannot tell (the store compares the values, as for any state).

@@ -8,18 +8,26 @@ import Observation
 /// reads it again when it re-renders). A store with no watched field costs its actions nothing.
 @MainActor
 final class ObservedFields<State, Action: Sendable> {
+  /// Whether a field's value in the state now differs from the one read.
+  typealias Differs = @MainActor (_ now: State) -> Bool
+  /// What the state's type says of a field's change (see ``ObservableStateChanges``).
+  typealias Reporter = @MainActor (_ now: State, _ earlier: State, _ field: AnyKeyPath) -> Bool?
+
   struct Field {
     /// The store's key path the registrar knows the field by.
     let key: KeyPath<Store<State, Action>, Void>
-    /// Whether the field's value in this state differs from the one read.
-    let differs: @MainActor (State) -> Bool
+    /// `nil`: the field is reported changed after any action (the whole state, a value that
+    /// cannot be compared).
+    let differs: Differs?
   }
 
-  private(set) var fields: [AnyKeyPath: Field] = [:]
+  private var fields: [AnyKeyPath: Field] = [:]
   /// The state the fields were read from: the state before the actions being checked.
   private var earlier: State?
   /// The store's subscription to the actions its root processes, while any field is watched.
   private var subscription: StoreObservation?
+  /// Made from the first state read: whether it conforms is a property of its type.
+  private var reporter: Reporter??
 
   /// Watches `keyPath` from `state`, if it is not watched already, and returns the registrar's key.
   func watch<Value>(
@@ -28,17 +36,20 @@ final class ObservedFields<State, Action: Sendable> {
     if let field = fields[keyPath] { return field.key }
     if fields.isEmpty {
       earlier = state
+      if reporter == nil { reporter = .some(Self.makeReporter(state)) }
       subscription = store.observeChanges { [weak store, weak self] in
         guard let store, let self else { return }
         self.check(store)
       }
     }
-    let read = state[keyPath: keyPath]
-    let equal = Self.equality(of: Value.self)
-    let field = Field(key: \Store<State, Action>.[observedField: keyPath]) { state in
-      guard let equal else { return true }
-      return !equal(read, state[keyPath: keyPath])
+    var differs: Differs?
+    // NB: The whole state is reported after any action rather than compared: a store read whole
+    //     outside any tracking would otherwise be compared after every action until it changed.
+    if keyPath != \State.self, let equal = Self.equality(of: Value.self) {
+      let read = state[keyPath: keyPath]
+      differs = { now in !equal(read, now[keyPath: keyPath]) }
     }
+    let field = Field(key: \Store<State, Action>.[observedField: keyPath], differs: differs)
     fields[keyPath] = field
     return field.key
   }
@@ -46,14 +57,14 @@ final class ObservedFields<State, Action: Sendable> {
   /// After actions: tells the observers of each watched field that changed, and forgets it.
   func check(_ store: Store<State, Action>) {
     let now = store._state()
-    let reported = earlier.flatMap { Self.reportedChanges(now, since: $0) }
     var changed: [KeyPath<Store<State, Action>, Void>] = []
     for (path, field) in fields {
-      let differs = reported.flatMap { $0(path) } ?? field.differs(now)
-      if differs {
-        changed.append(field.key)
-        fields[path] = nil
+      if let differs = field.differs {
+        let reported = earlier.flatMap { earlier in reporter??(now, earlier, path) }
+        guard reported ?? differs(now) else { continue }
       }
+      changed.append(field.key)
+      fields[path] = nil
     }
     earlier = now
     if fields.isEmpty {
@@ -68,16 +79,17 @@ final class ObservedFields<State, Action: Sendable> {
     }
   }
 
-  /// What `now`'s type says changed since `earlier`, field by field, when it conforms to
-  /// ``ObservableStateChanges``.
-  private static func reportedChanges(_ now: State, since earlier: State) -> (@MainActor (AnyKeyPath) -> Bool?)? {
-    guard let now = now as? any ObservableStateChanges else { return nil }
-    return answers(now, since: earlier)
+  /// The state type's own account of its changes, when it conforms to ``ObservableStateChanges``.
+  private static func makeReporter(_ state: State) -> Reporter? {
+    guard let state = state as? any ObservableStateChanges else { return nil }
+    return reporter(for: state)
   }
 
-  private static func answers<S: ObservableStateChanges>(_ now: S, since earlier: State) -> (@MainActor (AnyKeyPath) -> Bool?)? {
-    guard let earlier = earlier as? S else { return nil }
-    return { now.changed($0, since: earlier) }
+  private static func reporter<S: ObservableStateChanges>(for _: S) -> Reporter {
+    { now, earlier, field in
+      guard let now = now as? S, let earlier = earlier as? S else { return nil }
+      return now.changed(field, since: earlier)
+    }
   }
 
   /// `==` for `Value`, when it is `Equatable`.

@@ -106,8 +106,9 @@ public final class Store<State, Action: Sendable> {
 
   /// The current state.
   ///
-  /// Observation tracks it whole: an observer that read `state` is told of any change. Read the
-  /// fields a view needs through the store instead (`store.count`) to track only those.
+  /// Observation tracks it whole: an observer that read `state` is told of the next action,
+  /// whatever it changed. Read the fields a view needs through the store instead (`store.count`)
+  /// to be told of their changes only.
   ///
   /// > Tip: Reading `state` copies it; read the fields you need (`store.count`) or observe changes
   /// > with ``observe(_:)`` rather than polling.

@@ -22,6 +22,9 @@ final class ObservedFields<State, Action: Sendable> {
   }
 
   private var fields: [AnyKeyPath: Field] = [:]
+  /// The registrar's key of every field ever watched: a field is watched again each time it is
+  /// read after a change, and its key is the same.
+  private var keys: [AnyKeyPath: KeyPath<Store<State, Action>, Void>] = [:]
   /// The state the fields were read from: the state before the actions being checked.
   private var earlier: State?
   /// The store's subscription to the actions its root processes, while any field is watched.
@@ -49,7 +52,9 @@ final class ObservedFields<State, Action: Sendable> {
       let read = state[keyPath: keyPath]
       differs = { now in !equal(read, now[keyPath: keyPath]) }
     }
-    let field = Field(key: \Store<State, Action>.[observedField: keyPath], differs: differs)
+    let key = keys[keyPath] ?? \Store<State, Action>.[observedField: keyPath]
+    keys[keyPath] = key
+    let field = Field(key: key, differs: differs)
     fields[keyPath] = field
     return field.key
   }

@@ -9,7 +9,6 @@
 // checking that their VMs are freed.
 import Foundation
 import LunarPlugins
-import Observation
 
 /// A plugin's VM, held weakly: to check that unloading freed it.
 struct FreedCheck {

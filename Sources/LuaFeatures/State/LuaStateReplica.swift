@@ -110,11 +110,6 @@ final class LuaStateReplica {
     return keys
   }
 
-  /// Whether the last action changed anything.
-  var lastActionChanged: Bool {
-    !(lastViewChanges?.changes.isEmpty ?? true) || !lastPatches.isEmpty
-  }
-
   /// Mirrors for good from now on (a feature with shared fields).
   func mirrorForGood() {
     mirroring = true

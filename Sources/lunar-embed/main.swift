@@ -4,8 +4,9 @@
 //
 // It offers the plugins Lunar's capabilities (HTTP answered from each plugin's recordings, its own
 // files, an in-memory storage), grants each what it asks for within limits of its own, runs the
-// counter plugin three ways (its main session, a session of its own, inside a Swift feature),
-// prints what each plugin cost, and unloads them all, checking that their VMs are freed.
+// counter plugin four ways (its main session, a session of its own, inside a Swift feature, with
+// Swift types and one field observed), prints what each plugin cost, and unloads them all,
+// checking that their VMs are freed.
 import Foundation
 import LunarPlugins
 
@@ -74,6 +75,25 @@ func main() async -> (status: Int32, vms: [FreedCheck]) {
   dashboard.send(.tapped)
   dashboard.send(.tapped)
   print("a Swift dashboard: taps = \(dashboard.state.taps), its counter's count = \(dashboard.state.counter.count)")
+
+  // 4. Typed and observed: the plugin's feature with Swift types (TypedCounter.swift), and a label
+  //    that renders again only when the count changes.
+  let initial: TypedCounter
+  do {
+    initial = try counter.feature.initialState(as: TypedCounter.self)
+  } catch {
+    print("the counter's state is not a TypedCounter: \(error)")
+    return (1, [])
+  }
+  let typed = Store(initialState: initial) {
+    counter.feature.typedReducer(of: TypedCounter.self, TypedCounterAction.self)
+  }
+  let label = CountLabel(store: typed)
+  await typed.send(.factTapped).finish()        // a fact arrives as `.factLoaded(fact:)`; count unchanged
+  label.update()                                // nothing to render
+  print("typed counter: fact = \(typed.fact ?? "none"), loading = \(typed.loading)")
+  typed.send(.increment)
+  label.update()                                // the count changed: renders again
 
   // What each plugin cost.
   for plugin in host.all {

@@ -1,5 +1,6 @@
 import ConcurrencyExtras
 import Dependencies
+import Observation
 
 /// The runtime of a feature: it holds the state, runs the reducer on each action, and runs the effects.
 ///
@@ -29,6 +30,10 @@ public final class Store<State, Action: Sendable> {
   @usableFromInline let observeChanges: @MainActor (@escaping @MainActor () -> Void) -> StoreObservation
   /// Keeps the root alive while a scoped store is in use.
   @usableFromInline let owner: AnyObject
+  /// Tells Observation which fields were read, and which an action changed.
+  let observationRegistrar = ObservationRegistrar()
+  /// The fields read through this store, watched until they change; `nil` until one is read.
+  var observed: ObservedFields<State, Action>?
 
   /// Creates a store running `reducer` from `initialState`.
   ///
@@ -101,10 +106,18 @@ public final class Store<State, Action: Sendable> {
 
   /// The current state.
   ///
-  /// > Tip: Reading `state` copies it; read the fields you need (`store.state.count`) or observe changes
+  /// Observation tracks it whole: an observer that read `state` is told of the next action,
+  /// whatever it changed. Read the fields a view needs through the store instead (`store.count`)
+  /// to be told of their changes only.
+  ///
+  /// > Tip: Reading `state` copies it; read the fields you need (`store.count`) or observe changes
   /// > with ``observe(_:)`` rather than polling.
   @inlinable
-  public var state: State { _state() }
+  public var state: State {
+    let state = _state()
+    track(\.self, in: state)
+    return state
+  }
 
   /// Calls `body` with the current state and returns what it returns.
   ///
@@ -113,16 +126,23 @@ public final class Store<State, Action: Sendable> {
   /// let summary = store.withState { "\($0.count) (\($0.isLoading ? "loading" : "idle"))" }
   /// ```
   ///
-  /// > Tip: Equivalent to reading ``state``; it reads best when a TCA feature is ported as is.
+  /// > Tip: Equivalent to reading ``state`` (Observation tracks the whole state); it reads best when
+  /// > a TCA feature is ported as is.
   @inlinable
   public func withState<Value>(_ body: (_ state: State) -> Value) -> Value {
-    body(_state())
+    body(state)
   }
 
   /// Reads one value of the current state: `store.count` for `store.state.count`.
+  ///
+  /// Observation tracks that value alone: an observer that read `store.count` is told of an
+  /// action that changed `count`, and of no other. A deeper key path tracks just its end:
+  /// `store[dynamicMember: \.profile.city]`.
   @inlinable
   public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
-    _state()[keyPath: keyPath]
+    let state = _state()
+    track(keyPath, in: state)
+    return state[keyPath: keyPath]
   }
 
   /// Sends an action: the reducer runs now, and state has changed when `send` returns.
@@ -159,10 +179,10 @@ extension Store where State: Sendable {
   /// ```
   public var states: AsyncStream<State> {
     let (stream, continuation) = AsyncStream<State>.makeStream(bufferingPolicy: .bufferingNewest(1))
-    continuation.yield(state)
+    continuation.yield(_state())
     let observation = observe { [weak self] in
       guard let self else { return continuation.finish() }
-      continuation.yield(self.state)
+      continuation.yield(self._state())
     }
     continuation.onTermination = { _ in Task { @MainActor in observation.cancel() } }
     return stream

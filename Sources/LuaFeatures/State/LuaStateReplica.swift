@@ -66,10 +66,48 @@ final class LuaStateReplica {
     self.host = host
     self.featureName = featureName
     self.mirroring = mirroring
+    Self.live[ObjectIdentifier(self)] = Weak(self)
   }
 
   isolated deinit {
     settleView()
+    Self.live[ObjectIdentifier(self)] = nil
+  }
+
+  /// Every replica alive, by the identifier a state's `residency` names it with: how observation
+  /// finds the change report that made a state.
+  private static var live: [ObjectIdentifier: Weak] = [:]
+
+  private struct Weak {
+    weak var replica: LuaStateReplica?
+    init(_ replica: LuaStateReplica) { self.replica = replica }
+  }
+
+  /// The replica a state's `residency` names, while it is alive.
+  static func named(_ id: ObjectIdentifier) -> LuaStateReplica? {
+    live[id]?.replica
+  }
+
+  /// The top-level keys of the state the last action changed, or `nil` when it replaced the state
+  /// whole.
+  func lastChangedKeys() -> [LuaValue]? {
+    if let (changes, _, _) = lastViewChanges {
+      return changes.map { $0.path.first ?? $0.key }
+    }
+    var keys: [LuaValue] = []
+    for (patch, _) in lastPatches {
+      if let first = patch.path.first {
+        keys.append(first)
+        continue
+      }
+      switch patch {
+      case let .setField(_, key, _): keys.append(.string(key))
+      case let .setElement(_, index, _): keys.append(.integer(Int64(index + 1)))
+      case let .append(_, position, _), let .removeLast(_, position): keys.append(.integer(position))
+      case .replace, .replaceAll: return nil
+      }
+    }
+    return keys
   }
 
   /// Mirrors for good from now on (a feature with shared fields).

@@ -31,6 +31,9 @@ import LuaBridge
 /// the state left as it was. Actions sent from Swift pass the feature's declared actions like any
 /// (see ``LuaReducer``).
 ///
+/// A store over it is observed as any store of a Swift state: `store.count` tracks `count` alone,
+/// and an action tells its observers when the `Int` it holds changed (see ``Composable/Store``).
+///
 /// > Note: Each action pushes the whole state into Lua and reads it back: for large states, the
 /// > untyped ``LuaReducer`` (state ``LuaState``) keeps the state resident instead.
 public struct TypedLuaReducer<State: Codable & Sendable, Action: Codable & Sendable>: Reducer, Sendable {

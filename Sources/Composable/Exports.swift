@@ -3,7 +3,8 @@
 // case paths and `AllCasePaths` (swift-case-paths, without its macros: see the `Macros` trait),
 // `IdentifiedArrayOf` (swift-identified-collections), test clocks (swift-clocks), `LockIsolated`
 // and `UncheckedSendable` (swift-concurrency-extras), `customDump` (swift-custom-dump) and
-// `reportIssue` (IssueReporting).
+// `reportIssue` (IssueReporting), and `withObservationTracking` (Observation: a store is
+// `Observable`).
 @_exported import CasePathsCore
 @_exported import Clocks
 @_exported import ConcurrencyExtras
@@ -11,3 +12,4 @@
 @_exported import Dependencies
 @_exported import IdentifiedCollections
 @_exported import IssueReporting
+@_exported import Observation

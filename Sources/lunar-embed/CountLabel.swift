@@ -1,5 +1,4 @@
 import LunarPlugins
-import Observation
 
 /// A stand-in for a SwiftUI view showing the count: it renders again only when Observation says
 /// the count changed, as SwiftUI re-renders a view only when something its `body` read changed.

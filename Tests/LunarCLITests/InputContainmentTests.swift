@@ -47,8 +47,8 @@ import Testing
     let note = try #require(output.events.named("note").last?.string("message"), "\(output)")
     #expect(note == """
       (1 earlier action(s) forgotten: --history keeps 2)
-      2. { type = "decrement" }
-      3. { type = "increment" }
+      2. decrement
+      3. increment
       """, "\(output)")
   }
 

@@ -20,8 +20,8 @@ import Observation
 ///   action, it is reported changed when its value changed (`Equatable` values are compared;
 ///   others are reported after any action) or, for a state that knows what its actions changed
 ///   (``ObservableStateChanges``: a Lua feature's ``LuaState``), when the action changed it.
-/// - ``Store/state`` and ``Store/withState(_:)`` track the whole state: the next action, whatever it
-///   changed, is reported.
+/// - ``Store/state`` tracks the whole state: the next action, whatever it changed, is reported.
+/// - ``Store/withState(_:)`` tracks nothing, as in TCA.
 /// - A scoped store (``Store/scope(state:action:)``) tracks the child's fields the same way.
 ///
 /// A store nobody reads fields of pays nothing for this per action; a field read outside any

@@ -126,11 +126,15 @@ public final class Store<State, Action: Sendable> {
   /// let summary = store.withState { "\($0.count) (\($0.isLoading ? "loading" : "idle"))" }
   /// ```
   ///
-  /// > Tip: Equivalent to reading ``state`` (Observation tracks the whole state); it reads best when
-  /// > a TCA feature is ported as is.
+  /// As in TCA, Observation does not track this read: use it where nothing should re-render —
+  /// a host printing the state after each action, a test, a log line. A view reads through the
+  /// store (`store.count`) instead.
+  ///
+  /// > Important: Reading ``state`` tracks the whole state, so an observer is told of the next
+  /// > action whatever it changed; `withState` tracks nothing and costs nothing per action.
   @inlinable
   public func withState<Value>(_ body: (_ state: State) -> Value) -> Value {
-    body(state)
+    body(_state())
   }
 
   /// Reads one value of the current state: `store.count` for `store.state.count`.

@@ -96,7 +96,7 @@ public final class PluginSession {
   }
 
   /// The current state.
-  public var state: LuaState { store.state }
+  public var state: LuaState { store.withState { $0 } }
 
   /// Sends an action; the state has changed when it returns.
   ///

@@ -8,7 +8,7 @@ extension RunSession: DevtoolsSubject {
   var servingFeature: LuaFeature { feature }
 
   func snapshot() -> (state: LuaState, view: String?) {
-    let state = store.state
+    let state = store.withState { $0 }
     return (state, view(of: state))
   }
 

@@ -100,7 +100,8 @@ final class RunSession {
 
   func start() {
     issues?.deliverPending()
-    output.ready(feature: feature.name, state: store.state, view: output.showsView ? render(store.state) : nil)
+    let state = store.withState { $0 }
+    output.ready(feature: feature.name, state: state, view: output.showsView ? render(state) : nil)
   }
 
   /// Handles one line of input; returns `false` when the session should stop.
@@ -168,9 +169,9 @@ final class RunSession {
 
   /// Puts the store back in `state` (the devtools' "resume from here"); running effects go on.
   func resume(_ state: LuaValue) {
-    let before = store.state
+    let before = store.withState { $0 }
     session.resume(LuaState(state))
-    let after = store.state
+    let after = store.withState { $0 }
     let view = render(after)
     output.note("the store was put back in an earlier state (devtools)")
     output.state(before: before, after: after, view: before == after ? nil : view)
@@ -187,9 +188,9 @@ final class RunSession {
   /// Puts the store back in the feature's initial state (`:reset`), cancelling running effects.
   func reset() {
     let cancelled = cancelEffects()
-    let before = store.state
+    let before = store.withState { $0 }
     session.resume(plugin.luaHost.initialState(of: feature))
-    let after = store.state
+    let after = store.withState { $0 }
     let view = output.showsView || inspector != nil ? render(after) : nil
     output.note("reset to the initial state" + (cancelled > 0 ? " (the effects of \(cancelled) action(s) cancelled)" : ""))
     output.state(before: before, after: after, view: before == after ? nil : view)
@@ -294,7 +295,9 @@ final class RunSession {
       }
     case .history:
       let first = sentCount - history.count + 1
-      var lines = history.enumerated().map { "\(first + $0.offset). \($0.element)" }
+      // NB: as typed at the prompt, whole, so that a line can be typed again.
+      let values = ValueText(depth: nil, length: nil)
+      var lines = history.enumerated().map { "\(first + $0.offset). \(values.action($0.element))" }
       if first > 1 { lines.insert("(\(first - 1) earlier action(s) forgotten: --history keeps \(historyLimit))", at: 0) }
       output.note(history.isEmpty ? "(no actions yet)" : lines.joined(separator: "\n"))
     case .deps:

@@ -20,7 +20,7 @@ import Testing
       .expect("timer: off"), .send("increment\r"), .expect("→ increment"),
       .expect("(from the devtools)", timeout: 60), .send(":quit\r"), .exit(20),
     ]
-    async let run = Self.runAtTerminal(["run", "examples/counter", "--devtools", "0"], errors: errors, state: folder, steps: steps)
+    async let run = PTY.run(["run", "examples/counter", "--devtools", "0"], state: folder, errors: errors, steps: steps)
     let address = try #require(await Self.address(in: errors), "lunar printed no devtools address")
     try await PageSocket.dispatch("increment", to: address)
     let result = try await run
@@ -28,39 +28,6 @@ import Testing
     #expect(result.ok, "\(result)")
     let lines = Self.terminalLines(result.transcript).filter { $0.hasPrefix("→") || $0.hasPrefix("⇠") }
     #expect(lines == ["→ increment", "→ increment  (from the devtools)"], "\(result)")
-  }
-
-  /// `lunar` on a terminal as ``PTY/run(_:state:steps:)`` runs it, its standard error to `errors`.
-  private static func runAtTerminal(_ arguments: [String], errors: URL, state: URL, steps: [PTY.Step]) async throws -> PTY.Result {
-    let binary = try await Lunar.binary()
-    let driver = Lunar.testsFolder.appendingPathComponent("PTY").appendingPathComponent("drive.py")
-    let script = try JSONEncoder().encode(steps)
-    return try await withCheckedThrowingContinuation { continuation in
-      Thread.detachNewThread {
-        continuation.resume(with: Result {
-          let process = Process()
-          process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-          process.arguments = [driver.path, "--", "/bin/sh", "-c", "exec \"$0\" \"$@\" 2>\"$ERRORS\"", binary.path] + arguments
-          process.currentDirectoryURL = Lunar.packageRoot
-          var environment = ProcessInfo.processInfo.environment
-          environment["TERM"] = "xterm"
-          environment["NO_COLOR"] = "1"
-          environment["XDG_STATE_HOME"] = state.path
-          environment["ERRORS"] = errors.path
-          process.environment = environment
-          let input = Pipe()
-          let output = Pipe()
-          process.standardInput = input
-          process.standardOutput = output
-          try process.run()
-          try input.fileHandleForWriting.write(contentsOf: script)
-          try input.fileHandleForWriting.close()
-          let data = output.fileHandleForReading.readDataToEndOfFile()
-          process.waitUntilExit()
-          return try JSONDecoder().decode(PTY.Result.self, from: data)
-        })
-      }
-    }
   }
 
   /// The port and token of the page's address, once lunar wrote it in `errors` (`nil` after a minute).

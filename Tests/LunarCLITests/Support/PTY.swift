@@ -60,8 +60,11 @@ enum PTY {
   /// Runs `lunar` with `arguments` on a terminal of `columns`×24 (`TERM=xterm`, no colours) and
   /// plays `steps`.
   ///
-  /// - Parameter state: The folder standing for `$XDG_STATE_HOME`, where the prompt keeps history.
-  static func run(_ arguments: [String], state: URL, columns: Int = 80, steps: [Step]) async throws -> Result {
+  /// - Parameters:
+  ///   - state: The folder standing for `$XDG_STATE_HOME`, where the prompt keeps history.
+  ///   - errors: A file for `lunar`'s standard error (the terminal's, without it), for a test that
+  ///     reads what `lunar` reports there (the devtools' address) while it runs.
+  static func run(_ arguments: [String], state: URL, columns: Int = 80, errors: URL? = nil, steps: [Step]) async throws -> Result {
     let binary = try await Lunar.binary()
     let driver = Lunar.testsFolder.appendingPathComponent("PTY").appendingPathComponent("drive.py")
     let script = try JSONEncoder().encode(steps)
@@ -70,12 +73,14 @@ enum PTY {
         continuation.resume(with: Swift.Result {
           let process = Process()
           process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-          process.arguments = [driver.path, "--cols", String(columns), "--", binary.path] + arguments
+          let command = errors == nil ? [binary.path] : ["/bin/sh", "-c", "exec \"$0\" \"$@\" 2>\"$ERRORS\"", binary.path]
+          process.arguments = [driver.path, "--cols", String(columns), "--"] + command + arguments
           process.currentDirectoryURL = Lunar.packageRoot
           var environment = ProcessInfo.processInfo.environment
           environment["TERM"] = "xterm"
           environment["NO_COLOR"] = "1"
           environment["XDG_STATE_HOME"] = state.path
+          environment["ERRORS"] = errors?.path
           // NB: the terminal's size is the one set here, not one inherited.
           environment["COLUMNS"] = nil
           environment["LINES"] = nil

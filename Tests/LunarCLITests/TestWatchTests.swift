@@ -27,6 +27,40 @@ struct TestWatchTests {
     #expect(conversation.finish() == 0, "\(conversation.transcript)")
   }
 
+  @Test func aFileSavedDuringTheFirstRunRunsTheTestsAgain() async throws {
+    let folder = try Self.copyOfMixed()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let feature = folder.appendingPathComponent("feature.lua")
+    // NB: a file's results print once it has run: the second file keeps the first run going for
+    //     two seconds of CPU after the first file's lines, which is when the feature is broken.
+    try """
+      local test = require "lunar.test"
+      local Mixed = require "feature"
+
+      test("increment adds one", function()
+        local store = test.store(Mixed)
+        store:send({ type = "increment" }, function(state) state.count = 1 end)
+      end)
+      """.write(to: folder.appendingPathComponent("mixed_test.lua"), atomically: true, encoding: .utf8)
+    try """
+      local test = require "lunar.test"
+
+      test("takes two seconds", function()
+        local start = os.clock()
+        while os.clock() - start < 2 do end
+      end)
+      """.write(to: folder.appendingPathComponent("slow_test.lua"), atomically: true, encoding: .utf8)
+    let conversation = try await Conversation(["test", "--time-limit", "60", folder.path, "--watch"])
+    #expect(await conversation.nextLine(containing: "✔ increment adds one") != nil, "\(conversation.transcript)")
+
+    let original = try String(contentsOf: feature, encoding: .utf8)
+    try original.replacingOccurrences(of: "state.count + 1", with: "state.count + 2").write(to: feature, atomically: false, encoding: .utf8)
+    #expect(await conversation.nextLine(containing: "2 passed, 0 failed") != nil, "\(conversation.transcript)")
+    #expect(await conversation.nextLine(containing: "feature.lua changed ──", timeout: 30) != nil, "\(conversation.transcript)")
+    #expect(await conversation.nextLine(containing: "✘ increment adds one") != nil, "\(conversation.transcript)")
+    #expect(conversation.finish() == 0, "\(conversation.transcript)")
+  }
+
   @Test func savingABreakFailsWithTheRecapAndWatchingGoesOn() async throws {
     let folder = try Self.copyOfMixed()
     defer { try? FileManager.default.removeItem(at: folder) }

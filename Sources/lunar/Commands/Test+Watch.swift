@@ -16,13 +16,17 @@ extension Test {
     let interrupts = Self.quitOnInterrupt(json: format.json)
     defer { interrupts.cancel() }
     var reads: [URL: [URL]] = [:]
+    let firstRun = Date()
     var pass = await runTests(reports: reports)
     var files = Self.watched(after: pass, known: &reads)
     // NB: nothing to watch: the paths hold no test file, said already.
     guard !files.isEmpty else { throw ExitCode(1) }
     let watcher = FileWatcher(files: files)
     defer { watcher.stop() }
-    let events = TestWatchEvent.stream(changes: watcher.changes)
+    // NB: the watcher can only start once the first run has said which files the tests read: a
+    //     file saved during that run is found by its date, and runs the tests again at once.
+    let savedDuringFirstRun = files.filter { Self.modified($0, after: firstRun) }
+    let events = TestWatchEvent.stream(changes: watcher.changes, first: savedDuringFirstRun)
     showWatching(files)
     for await event in events {
       switch event {
@@ -80,6 +84,12 @@ extension Test {
     return files.map(\.standardizedFileURL).filter { seen.insert($0.path).inserted }
   }
 
+  private static func modified(_ file: URL, after date: Date) -> Bool {
+    let attributes = try? FileManager.default.attributesOfItem(atPath: file.path)
+    guard let modified = attributes?[.modificationDate] as? Date else { return false }
+    return modified > date
+  }
+
   private static func luaFiles(under folder: URL) -> [URL] {
     let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil, options: .skipsHiddenFiles)
     var files: [URL] = []
@@ -126,13 +136,15 @@ enum TestWatchEvent: Sendable {
   /// ctrl-D (the end of input) or `q`.
   case quit
 
-  /// The changes and the lines typed, as one sequence.
+  /// The changes and the lines typed, as one sequence, after `first` (files known to have changed
+  /// already), if any.
   ///
   /// NB: standard input is read only when it is not a terminal this process is in the background
   ///     of (`lunar test --watch &`), where reading would stop the process.
   @MainActor
-  static func stream(changes: AsyncStream<FileWatcher.Change>) -> AsyncStream<TestWatchEvent> {
+  static func stream(changes: AsyncStream<FileWatcher.Change>, first: [URL] = []) -> AsyncStream<TestWatchEvent> {
     let (stream, continuation) = AsyncStream<TestWatchEvent>.makeStream(bufferingPolicy: .unbounded)
+    if !first.isEmpty { continuation.yield(.changed(first)) }
     Task {
       for await change in changes { continuation.yield(.changed(change.files)) }
     }

@@ -115,6 +115,20 @@ struct LuaScriptReducerTests {
     #expect(second.state.editor.text == "eggs")
   }
 
+  @Test func aStateHandedToAnotherScriptIsReducedByThatScript() throws {
+    let folder = try ScriptFolder(Self.editor)
+    let shouting = try ScriptFolder(Self.editor.replacingOccurrences(of: "state.text = action.text", with: "state.text = action.text:upper()"))
+    let host = try LuaFeatureHost()
+    var state = try LuaScriptReducer(folder.path).initialState(in: host)
+    let first = Store(initialState: state) { LuaScriptReducer(folder.path) } withDependencies: { $0.luaFeatureHost = host }
+    first.send(["type": "edited", "text": "milk"])
+    state = first.state
+    let second = Store(initialState: state) { LuaScriptReducer(shouting.path) } withDependencies: { $0.luaFeatureHost = host }
+    second.send(["type": "edited", "text": "eggs"])
+    #expect(second.state.value == ["text": "EGGS", "saves": 0])
+    #expect(first.state.text == "milk")
+  }
+
   @Test func theScriptIsLoadedOnceForEveryStoreAndEveryEvaluationOfBody() throws {
     let folder = try ScriptFolder(Self.editor)
     let host = try LuaFeatureHost()

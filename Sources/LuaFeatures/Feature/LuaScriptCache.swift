@@ -45,7 +45,7 @@ final class LuaScriptCache {
     of script: LuaScriptLocation, locating: (LuaFeatureError) -> LuaFeatureError
   ) throws(LuaFeatureError) -> LuaScriptInstance {
     let entry = try entry(for: script, locating: locating)
-    let instance = LuaScriptInstance(reducer: entry.feature.reducer())
+    let instance = LuaScriptInstance(script: script, reducer: entry.feature.reducer())
     entry.instances.removeAll { $0.instance == nil }
     entry.instances.append(Weak(instance: instance))
     return instance
@@ -103,9 +103,12 @@ final class LuaScriptCache {
 /// ``LuaState``): its own resident state, `deps` and effects.
 @MainActor
 final class LuaScriptInstance {
+  /// The script it runs: a state handed to another script's reducer starts an instance of that one.
+  nonisolated let script: LuaScriptLocation
   let reducer: LuaReducer
 
-  init(reducer: LuaReducer) {
+  init(script: LuaScriptLocation, reducer: LuaReducer) {
+    self.script = script
     self.reducer = reducer
   }
 }

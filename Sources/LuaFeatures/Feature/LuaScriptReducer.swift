@@ -70,7 +70,7 @@ public struct LuaScriptReducer: Reducer, Sendable {
   /// Reduces `action` with `state`'s instance, made (and the script loaded, if no state loaded it
   /// yet) at the state's first action.
   public func reduce(into state: inout LuaState, action: LuaValue) -> Effect<LuaValue> {
-    if let owner = state.owner { return owner.reducer.reduce(into: &state, action: action) }
+    if let owner = state.owner, owner.script == script { return owner.reducer.reduce(into: &state, action: action) }
     return MainActor.assumeIsolated { firstAction(&state, action) }
   }
 
@@ -122,7 +122,7 @@ public struct LuaScriptReducer: Reducer, Sendable {
   ///
   /// - Throws: ``LuaFeatureError``: of kind `.view` when `view` fails, `.load` as ``feature(in:)``.
   @MainActor public func render(_ state: LuaState, in host: LuaFeatureHost? = nil) throws(LuaFeatureError) -> String? {
-    if let owner = state.owner { return try owner.reducer.render(state) }
+    if let owner = state.owner, owner.script == script { return try owner.reducer.render(state) }
     return try feature(in: host).render(state)
   }
 

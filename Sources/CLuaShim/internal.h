@@ -5,6 +5,8 @@
 
 /* Registry keys: the addresses of these objects (light userdata keys never allocate on lookup). */
 extern const char lunar_key_array_marker;
+/* Removes a __gc a script planted in `metatable` before C sets it on a table (program.c). */
+void lunar_clear_finalizer(lua_State *L, int metatable);
 extern const char lunar_key_traceback;
 extern const char lunar_key_errortext;
 extern const char lunar_key_hostfn_meta;

@@ -142,6 +142,7 @@ void lunar_decode_value(lua_State *L, lunar_reader *r, int depth) {
       /* NB: every array is marked, not only an empty one: a list emptied in place (table.remove)
          must still read back, and be written to JSON, as an array. */
       lua_rawgetp(L, LUA_REGISTRYINDEX, &lunar_key_array_marker);
+      lunar_clear_finalizer(L, -1);
       lua_setmetatable(L, -2);
       break;
     }
@@ -371,6 +372,24 @@ int lunar_newtable(lua_State *L) {
   if (!lua_checkstack(L, 2)) return LUA_ERRMEM;
   lua_pushcfunction(L, newtable_worker);
   return lua_pcall(L, 0, 1, 0);
+}
+
+/* A script reaches the array marker (getmetatable of a list) and could plant a __gc in it: every
+   table the host then marks, with setmetatable from C and past the sandbox's refusal, would get
+   a finalizer, code run at moments no budget covers. Whether a table is finalized is decided when
+   its metatable is set, so the field is cleared just before. Allocates nothing: "__gc" is one of
+   Lua's fixed strings, and clearing a present key only stores nil in its slot. */
+void lunar_clear_finalizer(lua_State *L, int metatable) {
+  metatable = lua_absindex(L, metatable);
+  lua_pushliteral(L, "__gc");
+  if (lua_rawget(L, metatable) == LUA_TNIL) {
+    lua_pop(L, 1);
+    return;
+  }
+  lua_pop(L, 1);
+  lua_pushliteral(L, "__gc");
+  lua_pushnil(L);
+  lua_rawset(L, metatable);
 }
 
 int lunar_is_array_marked(lua_State *L, int idx) {

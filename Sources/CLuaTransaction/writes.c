@@ -140,6 +140,11 @@ static void push_copy(lua_State *L, lunar_txn *t, int context, int src, int dept
   }
   if (marked) {
     lua_getiuservalue(L, context, UV_MARKER);
+    /* NB: a __gc a script planted in the marker (getmetatable of a list) would make this copy
+       finalized, past the sandbox's refusal: cleared before the metatable is set. */
+    lua_pushliteral(L, "__gc");
+    lua_pushnil(L);
+    lua_rawset(L, -3);
     lua_setmetatable(L, copy);
   }
   if (!lua_isnil(L, visiting)) {

@@ -207,8 +207,9 @@ struct Run: AsyncParsableCommand {
         if let session { prompt?.setCompletion(session.completion) }
       }
     }
-    session.start()
+    // NB: the files are watched before `ready` is shown: a save made as soon as it shows is seen.
     if watching.watch { session.startWatching() }
+    session.start()
     let server: DevtoolsServer?
     do {
       server = try await serveDevtools(session, feature: location.script.path, tap: tap)
